@@ -1,0 +1,110 @@
+"""Cards as small integers.
+
+A card is an ``int`` from 0 to 51: ``card = (rank - 1) * 4 + suit``, with ranks 1 (Ace) to 13
+(King) and suits in the order clubs, diamonds, hearts, spades. Suits never matter for play;
+they only make each card unique.
+
+>>> c = parse_card("TD")
+>>> c, rank(c), suit(c), card_str(c)
+(37, 10, 1, 'TD')
+>>> card_long_name(parse_card("QH"))
+'Queen of hearts'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TypeAlias
+
+from pyramid_widget.errors import InvalidCardError
+
+Card: TypeAlias = int
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+RANK_NAMES = (
+    "Ace",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "Jack",
+    "Queen",
+    "King",
+)
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
+DECK: tuple[Card, ...] = tuple(range(52))
+KING = 13
+
+
+def make_card(rank_value: int, suit_index: int) -> Card:
+    """Return the card of ``rank_value`` (1..13) and ``suit_index`` (0..3).
+
+    >>> card_str(make_card(13, 3))
+    'KS'
+    """
+    if not 1 <= rank_value <= 13 or not 0 <= suit_index <= 3:
+        raise InvalidCardError(f"no card has rank {rank_value} and suit {suit_index}")
+    return (rank_value - 1) * 4 + suit_index
+
+
+def rank(card: Card) -> int:
+    """Return the rank value of ``card``: Ace 1, 2-10 face value, Jack 11, Queen 12, King 13."""
+    return card // 4 + 1
+
+
+def suit(card: Card) -> int:
+    """Return the suit index of ``card``: 0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+    return card % 4
+
+
+def parse_card(text: str) -> Card:
+    """Parse a two-character card such as ``"AS"`` or ``"td"`` (case does not matter).
+
+    ``"10"`` is accepted for ten as a courtesy (``"10H"``).
+
+    Raises :class:`~pyramid_widget.errors.InvalidCardError` (a ``ValueError``) naming the text.
+
+    >>> parse_card("AS"), parse_card("10h")
+    (3, 38)
+    >>> parse_card("ZZ")
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.InvalidCardError: 'ZZ' is not a card: use rank A23456789TJQK then suit CDHS, like 'TD'
+    """
+    if not isinstance(text, str):
+        raise InvalidCardError(f"{text!r} is not a card: expected a string like 'TD'")
+    cleaned = text.strip().upper()
+    if cleaned.startswith("10") and len(cleaned) == 3:
+        cleaned = "T" + cleaned[2]
+    if len(cleaned) != 2 or cleaned[0] not in RANKS or cleaned[1] not in SUITS:
+        raise InvalidCardError(
+            f"{text!r} is not a card: use rank {RANKS} then suit {SUITS}, like 'TD'"
+        )
+    return RANKS.index(cleaned[0]) * 4 + SUITS.index(cleaned[1])
+
+
+def card_str(card: Card) -> str:
+    """Return the two-character name of ``card``, rank then suit: ``"TD"``."""
+    return RANKS[card // 4] + SUITS[card % 4]
+
+
+def card_long_name(card: Card) -> str:
+    """Return the spoken name of ``card``, e.g. ``"Ten of diamonds"`` (for screen readers)."""
+    return f"{RANK_NAMES[card // 4]} of {SUIT_NAMES[card % 4]}"
+
+
+def rank_name(value: int) -> str:
+    """Return a rank's name as a player says it: ``rank_name(12) == "Queen"``."""
+    return RANK_NAMES[value - 1]
+
+
+def cards_str(cards: Iterable[Card]) -> str:
+    """Join cards with spaces: ``cards_str([0, 51]) == "AC KS"``."""
+    return " ".join(card_str(c) for c in cards)
