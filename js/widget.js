@@ -1,0 +1,680 @@
+// Pyramid Solitaire: the anywidget frontend (one plain ES module, no bundler, no network).
+//
+// The page is a view: it draws the `board` trait and sends *intents* with
+// model.send({kind, ...}). Python checks every intent against the engine and only then
+// changes traits; this file never decides whether a move is legal.
+// anywidget loads this file from a blob URL, so it cannot import relative modules:
+// everything (card faces included) lives here.
+
+const RANKS = { 1: "A", 10: "10", 11: "J", 12: "Q", 13: "K" };
+const RED = new Set(["H", "D"]);
+const SUIT_SHAPES = {
+  H: '<path d="M50 94C22 72 2 54 2 31 2 14 14 4 28 4c10 0 18 6 22 16C54 10 62 4 72 4c14 0 26 10 26 27 0 23-20 41-48 63z"/>',
+  D: '<path d="M50 2C62 22 76 38 94 50 76 62 62 78 50 98 38 78 24 62 6 50 24 38 38 22 50 2z"/>',
+  S: '<path d="M50 3C80 30 98 43 98 62c0 14-10 23-22 23-9 0-16-4-20-11 1 10 5 18 13 24H31c8-6 12-14 13-24-4 7-11 11-20 11C12 85 2 76 2 62 2 43 20 30 50 3z"/>',
+  C: '<circle cx="50" cy="27" r="21"/><circle cx="26" cy="60" r="21"/><circle cx="74" cy="60" r="21"/><path d="M44 50h12c0 22 4 34 14 48H30c10-14 14-26 14-48z"/>',
+};
+// Pip centres on a 100 x 140 card for ranks 2..10 (pips below the middle are drawn upside down).
+const PIPS = {
+  2: [[50, 26], [50, 114]],
+  3: [[50, 26], [50, 70], [50, 114]],
+  4: [[32, 26], [68, 26], [32, 114], [68, 114]],
+  5: [[32, 26], [68, 26], [50, 70], [32, 114], [68, 114]],
+  6: [[32, 26], [68, 26], [32, 70], [68, 70], [32, 114], [68, 114]],
+  7: [[32, 26], [68, 26], [50, 48], [32, 70], [68, 70], [32, 114], [68, 114]],
+  8: [[32, 26], [68, 26], [50, 48], [32, 70], [68, 70], [50, 92], [32, 114], [68, 114]],
+  9: [[32, 26], [68, 26], [32, 55], [68, 55], [50, 70], [32, 85], [68, 85], [32, 114], [68, 114]],
+  10: [[32, 26], [68, 26], [50, 41], [32, 55], [68, 55], [32, 85], [68, 85], [50, 99], [32, 114], [68, 114]],
+};
+const FACE_NAMES = { 11: "J", 12: "Q", 13: "K" };
+const KEYS_HELP = [
+  ["Tab, arrow keys", "move between cards and piles"],
+  ["Enter or Space", "select a card, then its partner (a King: twice)"],
+  ["Escape", "cancel the selection, close a panel"],
+  ["D", "draw (or redeal when the stock is empty)"],
+  ["U or Ctrl+Z", "undo"],
+  ["R or Ctrl+Y", "redo"],
+  ["H", "hint"],
+  ["C", "move the selected card to the cell (egypt)"],
+  ["P", "pause or resume"],
+  ["N", "new deal"],
+  ["?", "this help"],
+];
+const TOOLBAR = [
+  ["new", "New deal", "N"], ["restart", "Restart", ""], ["undo", "Undo", "U"],
+  ["redo", "Redo", "R"], ["hint", "Hint", "H"], ["pause", "Pause", "P"],
+  ["solve", "Solve", ""], ["truth", "Can I win?", ""], ["stats", "Stats", ""],
+  ["help", "Keys", "?"],
+];
+
+/** Return one suit symbol as SVG markup placed in the box (x, y, size), upside down if asked. */
+function pip(suit, cx, cy, size, flip = false) {
+  const k = size / 100;
+  const rot = flip ? ` rotate(180 ${cx} ${cy})` : "";
+  return `<g transform="${rot} translate(${cx - size / 2} ${cy - size / 2}) scale(${k})">${SUIT_SHAPES[suit]}</g>`;
+}
+
+/** Return the inline SVG of a card face (viewBox 100 x 140). */
+export function faceSVG(rank, suit) {
+  const r = RANKS[rank] || String(rank);
+  const fs = r.length > 1 ? 17 : 21;
+  const corner = `<text x="12" y="22" font-size="${fs}" text-anchor="middle" class="pyr-idx">${r}</text>${pip(suit, 12, 35, 13)}`;
+  let centre = "";
+  if (rank === 1) centre = pip(suit, 50, 70, suit === "S" ? 58 : 46);
+  else if (PIPS[rank]) centre = PIPS[rank].map(([x, y]) => pip(suit, x, y, 19, y > 70)).join("");
+  else {
+    centre = `<rect x="24" y="18" width="52" height="104" rx="5" class="pyr-frame"/>` +
+      `${pip(suit, 36, 30, 13)}${pip(suit, 64, 110, 13, true)}` +
+      `<text x="50" y="84" font-size="46" text-anchor="middle" class="pyr-court">${FACE_NAMES[rank]}</text>`;
+  }
+  return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">${corner}` +
+    `<g transform="rotate(180 50 70)">${corner}</g>${centre}</svg>`;
+}
+
+/** Small DOM helper: h("div.a.b", {attr: v}, ...children). */
+function h(tag, attrs = {}, ...kids) {
+  const [name, ...classes] = tag.split(".");
+  const node = document.createElement(name);
+  if (classes.length) node.className = classes.join(" ");
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids) if (kid) node.append(kid);
+  return node;
+}
+
+function formatTime(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Everything one view owns: its DOM, its selection, its timers. */
+class PyramidView {
+  constructor(model, el) {
+    this.model = model;
+    this.el = el;
+    this.selected = null;
+    this.cardEls = new Map();
+    this.press = null;
+    this.syncedAt = performance.now();
+    this.timers = new Set();
+    this.build();
+    this.listen();
+    this.renderAll();
+  }
+
+  get board() { return this.model.get("board") || {}; }
+
+  send(msg) {
+    msg.seq = (this.seq = (this.seq || 0) + 1);
+    msg.sent_at = Date.now();
+    this.model.send(msg);
+  }
+
+  // ----- skeleton ---------------------------------------------------------------------------
+  build() {
+    this.toolbar = h("div.pyr-toolbar", { role: "toolbar", "aria-label": "Pyramid game controls" });
+    this.buttons = {};
+    for (const [kind, label, key] of TOOLBAR) {
+      const b = h("button.pyr-btn", {
+        type: "button", "data-action": kind, title: key ? `${label} (${key})` : label,
+        onclick: () => this.action(kind),
+      }, label);
+      this.buttons[kind] = b;
+      this.toolbar.append(b);
+    }
+    this.status = h("div.pyr-status", { role: "status", "aria-live": "polite" });
+    this.boardEl = h("div.pyr-board", { "aria-label": "Pyramid solitaire board", role: "group" });
+    this.slotsEl = h("div.pyr-slots");
+    this.boardEl.append(this.slotsEl);
+    this.msgEl = h("div.pyr-message", { role: "alert", "aria-live": "assertive" });
+    this.banner = h("div.pyr-banner", { hidden: true });
+    this.pauseEl = h("div.pyr-paused", { hidden: true },
+      h("div.pyr-paused-title", { text: "Paused" }),
+      h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "resume", onclick: () => this.send({ kind: "resume" }) }, "Resume"));
+    this.felt = h("div.pyr-felt", {}, this.boardEl, this.msgEl, this.banner, this.pauseEl);
+    this.panel = h("div.pyr-panel", { hidden: true });
+    this.root = h("div.pyr-root", { "data-lm-suppress-shortcuts": "true" },
+      this.toolbar, this.panel, this.status, this.felt);
+    this.el.append(this.root);
+  }
+
+  listen() {
+    const m = this.model;
+    this.onChange = () => this.renderAll();
+    for (const name of ["board", "status", "highlight", "paused", "controls", "theme", "truth", "stats", "autoplay", "features"])
+      m.on(`change:${name}`, this.onChange);
+    this.onStatus = () => this.renderStatus();
+    for (const name of ["score", "moves", "elapsed", "clock_running"]) m.on(`change:${name}`, this.onStatus);
+    this.onMessage = () => this.renderMessage();
+    m.on("change:message", this.onMessage);
+    m.on("change:message_kind", this.onMessage);
+    this.onEvent = () => this.renderEvent();
+    m.on("change:last_event", this.onEvent);
+    this.root.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    this.root.addEventListener("keydown", (e) => this.keyDown(e));
+    this.clock = setInterval(() => this.renderClock(), 500);
+  }
+
+  destroy() {
+    const m = this.model;
+    for (const name of ["board", "status", "highlight", "paused", "controls", "theme", "truth", "stats", "autoplay", "features"])
+      m.off(`change:${name}`, this.onChange);
+    for (const name of ["score", "moves", "elapsed", "clock_running"]) m.off(`change:${name}`, this.onStatus);
+    m.off("change:message", this.onMessage);
+    m.off("change:message_kind", this.onMessage);
+    m.off("change:last_event", this.onEvent);
+    clearInterval(this.clock);
+    for (const t of this.timers) clearTimeout(t);
+    this.endPress();
+  }
+
+  later(fn, ms) {
+    const t = setTimeout(() => { this.timers.delete(t); fn(); }, ms);
+    this.timers.add(t);
+  }
+
+  // ----- rendering --------------------------------------------------------------------------
+  renderAll() {
+    const b = this.board;
+    const theme = this.model.get("theme") || "auto";
+    this.root.dataset.theme = theme;
+    this.root.dataset.status = this.model.get("status") || "playing";
+    this.root.dataset.rules = (b.rules && b.rules.name) || "";
+    if (this.selected && !(b.cards || []).some((c) => c.id === this.selected && c.available)) this.selected = null;
+    this.renderToolbar();
+    this.renderSlots();
+    this.renderCards();
+    this.renderStatus();
+    this.renderMessage();
+    this.renderBanner();
+    this.renderPanel();
+    this.pauseEl.hidden = !this.model.get("paused");
+    this.boardEl.classList.toggle("is-hidden", !!this.model.get("paused"));
+  }
+
+  renderToolbar() {
+    const controls = this.model.get("controls") || TOOLBAR.map((t) => t[0]);
+    const b = this.board;
+    const features = this.model.get("features") || {};
+    const playing = this.model.get("status") === "playing";
+    for (const [kind] of TOOLBAR) {
+      const btn = this.buttons[kind];
+      const needs = { stats: features.records, solve: features.assist, truth: features.assist }[kind];
+      btn.hidden = !controls.includes(kind) || needs === false;
+    }
+    this.buttons.undo.disabled = !b.can_undo;
+    this.buttons.redo.disabled = !b.can_redo;
+    this.buttons.hint.disabled = !playing;
+    this.buttons.solve.disabled = !playing;
+    this.buttons.pause.textContent = this.model.get("paused") ? "Resume" : "Pause";
+    this.buttons.pause.setAttribute("aria-pressed", String(!!this.model.get("paused")));
+    const truth = this.model.get("truth") || {};
+    this.buttons.truth.setAttribute("aria-pressed", String(!!truth.on));
+    this.buttons.solve.setAttribute("aria-pressed", String((this.model.get("autoplay") || []).length > 0));
+  }
+
+  /** Empty places and piles: stock, wastes, cells, discard. */
+  renderSlots() {
+    const b = this.board;
+    const rules = b.rules || {};
+    const wastes = rules.waste_piles || 1;
+    const cells = rules.cells || 0;
+    const slots = [["stock", 0]];
+    for (let i = 0; i < wastes; i++) slots.push(["waste", i]);
+    for (let i = 0; i < cells; i++) slots.push(["cell", i]);
+    slots.push(["discard", 0]);
+    this.slotIndex = {};
+    slots.forEach(([zone, i], n) => { this.slotIndex[`${zone}${i}`] = n; });
+    this.boardEl.style.setProperty("--nslots", String(slots.length));
+    const key = slots.map((s) => s.join("")).join(",");
+    if (this.slotsKey !== key) {
+      this.slotsKey = key;
+      this.slotsEl.replaceChildren(...slots.map(([zone, i], n) => this.makeSlot(zone, i, n)));
+    }
+    for (const slot of this.slotsEl.children) this.updateSlot(slot, b);
+  }
+
+  makeSlot(zone, i, n) {
+    const slot = h("div.pyr-slot", { "data-zone": zone, "data-index": String(i), style: `--slot:${n}` },
+      h("div.pyr-slot-face"), h("div.pyr-caption"));
+    const face = slot.firstChild;
+    if (zone === "stock" || zone === "cell") {
+      face.setAttribute("role", "button");
+      face.setAttribute("tabindex", "0");
+      face.addEventListener("click", () => (zone === "stock" ? this.drawOrRedeal() : this.toCell()));
+    }
+    if (zone === "stock") {
+      const draw = h("button.pyr-draw", { type: "button", "data-action": "draw", onclick: () => this.drawOrRedeal() });
+      slot.append(draw);
+    }
+    return slot;
+  }
+
+  updateSlot(slot, b) {
+    const zone = slot.dataset.zone;
+    const i = Number(slot.dataset.index);
+    const face = slot.querySelector(".pyr-slot-face");
+    const caption = slot.querySelector(".pyr-caption");
+    const wastes = b.waste_counts || [];
+    if (zone === "stock") {
+      const n = b.stock_count || 0;
+      const passes = b.passes_left === null || b.passes_left === undefined ? "∞" : String(b.passes_left);
+      face.classList.toggle("is-back", n > 0);
+      face.style.setProperty("--thick", String(Math.min(6, Math.ceil(n / 4))));
+      const what = n > 0 ? "draw" : b.can_redeal ? "redeal" : "no redeals left";
+      face.setAttribute("aria-label", `Stock, ${n} cards, ${passes} redeals left: ${what}`);
+      caption.innerHTML = `<b class="pyr-stock-count">${n}</b> left · <span class="pyr-passes">${passes}</span> redeal${passes === "1" ? "" : "s"}`;
+      const draw = slot.querySelector(".pyr-draw");
+      draw.textContent = n > 0 ? "Draw" : "Redeal";
+      draw.disabled = !(n > 0 ? b.can_draw : b.can_redeal);
+      draw.title = n > 0 ? "Draw (D)" : "Redeal (D)";
+    } else if (zone === "waste") {
+      const n = wastes[i] || 0;
+      face.setAttribute("aria-hidden", "true");
+      caption.textContent = wastes.length > 1 ? `Waste ${i + 1} · ${n}` : `Waste · ${n}`;
+    } else if (zone === "cell") {
+      const full = (b.cells || [])[i];
+      face.setAttribute("aria-label", full ? `Cell, holds ${full}` : "Cell, empty: move the selected card here");
+      caption.textContent = "Cell";
+      face.classList.toggle("is-target", !full && !!this.selected);
+    } else {
+      caption.innerHTML = `Discard · <b class="pyr-discard-count">${b.discard_count || 0}</b>`;
+      face.setAttribute("aria-hidden", "true");
+    }
+  }
+
+  /** Keyed update of the card elements so focus and transitions survive a move. */
+  renderCards() {
+    const b = this.board;
+    const cards = b.cards || [];
+    const seen = new Set();
+    const hi = new Set(this.model.get("highlight") || []);
+    const shown = {};
+    for (const c of cards) if (c.zone === "waste") shown[c.index] = Math.max(shown[c.index] || 0, c.depth + 1);
+    for (const c of cards) {
+      seen.add(c.id);
+      let node = this.cardEls.get(c.id);
+      if (!node || node.classList.contains("is-leaving")) {
+        if (node) node.remove();
+        node = this.makeCard(c);
+        this.cardEls.set(c.id, node);
+        this.boardEl.append(node);
+      }
+      this.placeCard(node, c, shown);
+      node.classList.toggle("is-available", !!c.available);
+      node.classList.toggle("is-covered", !c.available);
+      node.classList.toggle("is-selected", this.selected === c.id);
+      node.classList.toggle("is-hint", hi.has(c.id));
+      node.setAttribute("aria-label", c.label || c.name);
+      node.setAttribute("aria-pressed", String(this.selected === c.id));
+      node.setAttribute("aria-disabled", String(!c.available));
+    }
+    let refocus = false;
+    for (const [id, node] of this.cardEls) {
+      if (seen.has(id)) continue;
+      if (node === document.activeElement || node.contains(document.activeElement)) refocus = true;
+      this.cardEls.delete(id);
+      node.classList.add("is-leaving");
+      node.removeAttribute("data-zone");
+      node.setAttribute("tabindex", "-1");
+      this.later(() => node.remove(), 180);
+    }
+    this.slotsEl.querySelector('[data-zone="stock"] .pyr-slot-face')?.classList.toggle("is-hint", hi.has("stock"));
+    if (refocus) this.focusFirst();
+  }
+
+  makeCard(c) {
+    const node = h("div.pyr-card", { role: "button", tabindex: "0", "data-id": c.id });
+    node.classList.add(RED.has(c.suit) ? "is-red" : "is-black");
+    node.innerHTML = faceSVG(c.rank, c.suit);
+    return node;
+  }
+
+  placeCard(node, c, shown) {
+    node.dataset.zone = c.zone;
+    node.dataset.index = String(c.index);
+    const s = node.style;
+    if (c.zone === "pyramid") {
+      s.setProperty("--r", String(c.row));
+      s.setProperty("--c", String(c.col));
+      s.zIndex = String(10 + c.row);
+      return;
+    }
+    const slot = this.slotIndex[`${c.zone}${c.zone === "discard" || c.zone === "stock" ? 0 : c.index}`] ?? 0;
+    s.setProperty("--slot", String(slot));
+    const fan = c.zone === "waste" ? (shown[c.index] || 1) - 1 - c.depth : 0;
+    s.setProperty("--fan", String(fan));
+    s.zIndex = String(40 + fan);
+  }
+
+  renderStatus() {
+    const b = this.board;
+    const rules = (b.rules && b.rules.name) || "";
+    const deal = b.deal_number === null || b.deal_number === undefined ? "custom deal" : `deal #${b.deal_number}`;
+    const passes = b.passes_left === null || b.passes_left === undefined ? "∞" : b.passes_left;
+    const round = (b.round || 1) > 1 ? ` · round ${b.round}` : "";
+    this.syncedAt = performance.now();
+    this.status.innerHTML =
+      `<span class="pyr-rules">${rules}</span> <span class="pyr-deal">${deal}${round}</span>` +
+      `<span class="pyr-stat">⏱ <b class="pyr-time"></b></span>` +
+      `<span class="pyr-stat">Moves <b class="pyr-moves">${this.model.get("moves") ?? 0}</b></span>` +
+      `<span class="pyr-stat">Score <b class="pyr-score">${this.model.get("score") ?? 0}</b></span>` +
+      `<span class="pyr-stat">Redeals left <b class="pyr-passes-left">${passes}</b></span>`;
+    this.renderClock();
+  }
+
+  renderClock() {
+    const t = this.status.querySelector(".pyr-time");
+    if (!t) return;
+    let secs = this.model.get("elapsed") || 0;
+    if (this.model.get("clock_running")) secs += (performance.now() - this.syncedAt) / 1000;
+    t.textContent = formatTime(secs);
+  }
+
+  renderMessage() {
+    const text = this.model.get("message") || "";
+    this.msgEl.textContent = text;
+    this.msgEl.dataset.kind = this.model.get("message_kind") || "info";
+    this.msgEl.classList.toggle("is-empty", !text);
+  }
+
+  /** A refused move shakes the cards it named; the words come with the `message` trait. */
+  renderEvent() {
+    const ev = this.model.get("last_event") || {};
+    if (ev.ok !== false) return;
+    for (const id of ev.cards || []) {
+      const node = this.cardEls.get(id);
+      if (!node) continue;
+      node.classList.remove("is-wrong");
+      void node.offsetWidth;
+      node.classList.add("is-wrong");
+      this.later(() => node.classList.remove("is-wrong"), 450);
+    }
+  }
+
+  renderBanner() {
+    const status = this.model.get("status");
+    const b = this.board;
+    const truth = this.model.get("truth") || {};
+    if (status === "playing" && !b.can_next_round) { this.banner.hidden = true; return; }
+    const won = status === "won";
+    const title = b.can_next_round && status === "playing" ? "Round complete!" : won ? "You won!" : "No more moves";
+    const reason = this.model.get("status_reason") || "";
+    const t = formatTime(this.model.get("elapsed") || 0);
+    const detail = truth.post_mortem ? h("p.pyr-banner-detail", { text: truth.post_mortem }) : null;
+    const buttons = b.can_next_round && status === "playing"
+      ? [h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "next-round", onclick: () => this.send({ kind: "next-round" }) }, "Next round")]
+      : [h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "new", onclick: () => this.send({ kind: "new" }) }, "New deal"),
+        h("button.pyr-btn", { type: "button", "data-action": "restart", onclick: () => this.send({ kind: "restart" }) }, "Restart")];
+    this.banner.className = `pyr-banner ${won ? "is-won" : "is-lost"}`;
+    this.banner.replaceChildren(h("div.pyr-banner-box", { role: "dialog", "aria-label": title },
+      h("div.pyr-banner-title", { text: title }),
+      h("p.pyr-banner-reason", { text: reason }),
+      h("p.pyr-banner-figures", { text: `Score ${this.model.get("score") ?? 0} · ${this.model.get("moves") ?? 0} moves · ${t}` }),
+      detail, h("div.pyr-banner-buttons", {}, ...buttons)));
+    this.banner.hidden = false;
+  }
+
+  // ----- panels (new deal, keys, stats) -----------------------------------------------------
+  togglePanel(name) {
+    this.panelName = this.panelName === name ? null : name;
+    this.renderPanel();
+    if (this.panelName) this.panel.querySelector("select, input, button")?.focus();
+  }
+
+  renderPanel() {
+    const name = this.panelName;
+    this.panel.hidden = !name;
+    for (const k of ["new", "help", "stats"]) this.buttons[k].setAttribute("aria-expanded", String(name === k));
+    if (!name) return;
+    if (name === this.panelShown && name !== "stats") return;
+    this.panelShown = name;
+    if (name === "help") this.panel.replaceChildren(this.helpPanel());
+    else if (name === "new") this.panel.replaceChildren(this.newPanel());
+    else this.panel.replaceChildren(this.statsPanel());
+  }
+
+  helpPanel() {
+    const rows = KEYS_HELP.map(([k, v]) => h("tr", {}, h("th", { text: k }), h("td", { text: v })));
+    return h("div.pyr-help", { "aria-label": "Keyboard help" },
+      h("p", { text: "Pair two available cards that add up to 13 (J = 11, Q = 12, K = 13 alone). Click a card, then its partner — or drag one onto the other." }),
+      h("table", {}, h("tbody", {}, ...rows)));
+  }
+
+  newPanel() {
+    const presets = this.model.get("presets") || ["easy", "medium", "hard"];
+    const current = (this.board.rules && this.board.rules.name) || "medium";
+    const select = h("select.pyr-rules-select", { "aria-label": "Rule set" },
+      ...presets.map((p) => h("option", { value: p, selected: p === current }, p)));
+    const deal = h("input.pyr-deal-input", { type: "text", inputmode: "numeric", placeholder: "random", "aria-label": "Deal number (blank for random)", size: "8" });
+    const features = this.model.get("features") || {};
+    const winnable = h("input.pyr-winnable", { type: "checkbox", "aria-label": "Winnable deals only" });
+    const go = () => {
+      const msg = { kind: "new", rules: select.value };
+      if (deal.value.trim()) msg.deal = deal.value.trim();
+      if (winnable.checked) msg.winnable = true;
+      this.send(msg);
+      this.panelName = null;
+      this.renderPanel();
+    };
+    deal.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+    return h("div.pyr-new", {},
+      h("label", {}, "Rules ", select), h("label", {}, "Deal ", deal),
+      features.assist ? h("label.pyr-check", {}, winnable, " winnable deals only") : null,
+      h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "deal", onclick: go }, "Deal"));
+  }
+
+  statsPanel() {
+    const s = this.model.get("stats") || {};
+    if (!Object.keys(s).length) return h("p", { text: "No records yet." });
+    const pct = s.win_pct === undefined ? "–" : `${Math.round(s.win_pct * 10) / 10}%`;
+    const rows = [["Rules", s.rules], ["Played", s.played], ["Won", s.won], ["Win rate", pct],
+      ["Current streak", s.current_streak], ["Best streak", s.best_streak],
+      ["Best score", s.best_score ?? "–"], ["Best time", s.best_time == null ? "–" : formatTime(s.best_time)]];
+    return h("table.pyr-stats", { "aria-label": "Records" },
+      h("tbody", {}, ...rows.map(([k, v]) => h("tr", {}, h("th", { text: k }), h("td", { text: String(v ?? "–") })))));
+  }
+
+  // ----- intents ----------------------------------------------------------------------------
+  action(kind) {
+    if (kind === "new" || kind === "help" || kind === "stats") {
+      if (kind === "stats") this.send({ kind: "stats" });
+      this.togglePanel(kind);
+      return;
+    }
+    if (kind === "pause") { this.send({ kind: this.model.get("paused") ? "resume" : "pause" }); return; }
+    if (kind === "truth") { this.send({ kind: "truth", on: !(this.model.get("truth") || {}).on }); return; }
+    if (kind === "hint") { this.send({ kind: "hint", level: this.hintLevel() }); return; }
+    this.select(null);
+    this.send({ kind });
+  }
+
+  hintLevel() {
+    const features = this.model.get("features") || {};
+    const hi = this.model.get("highlight") || [];
+    return features.assist && hi.length ? 2 : 1;
+  }
+
+  drawOrRedeal() {
+    this.select(null);
+    const b = this.board;
+    this.send({ kind: (b.stock_count || 0) > 0 || !b.can_redeal ? "draw" : "redeal" });
+  }
+
+  toCell() {
+    if (!this.selected) return;
+    const card = this.selected;
+    this.select(null);
+    this.send({ kind: "cell", card });
+  }
+
+  select(id) {
+    this.selected = id;
+    for (const [cid, node] of this.cardEls) {
+      node.classList.toggle("is-selected", cid === id);
+      node.setAttribute("aria-pressed", String(cid === id));
+    }
+    for (const slot of this.slotsEl.children) if (slot.dataset.zone === "cell") this.updateSlot(slot, this.board);
+  }
+
+  /** A tap (click, Enter or Space) on a card: select it, pair it with the selection, or clear a King. */
+  tap(id) {
+    const card = (this.board.cards || []).find((c) => c.id === id);
+    if (!card) return;
+    if (!card.available) { this.send({ kind: "select", card: id }); return; }
+    if (this.selected === null) { this.select(id); return; }
+    if (this.selected === id) {
+      this.select(null);
+      if (card.rank === 13) this.send({ kind: "king", card: id });
+      return;
+    }
+    const first = this.selected;
+    this.select(null);
+    this.send({ kind: "pair", cards: [first, id] });
+  }
+
+  // ----- pointer: tap or drag ---------------------------------------------------------------
+  pointerDown(e) {
+    const node = e.target.closest(".pyr-card");
+    if (!node || e.button !== 0 || node.classList.contains("is-leaving")) return;
+    this.press = { id: node.dataset.id, node, x: e.clientX, y: e.clientY, drag: false };
+    this.onMove = (ev) => this.pointerMove(ev);
+    this.onUp = (ev) => this.pointerUp(ev);
+    window.addEventListener("pointermove", this.onMove);
+    window.addEventListener("pointerup", this.onUp);
+    window.addEventListener("pointercancel", this.onUp);
+  }
+
+  pointerMove(e) {
+    const p = this.press;
+    if (!p) return;
+    const dx = e.clientX - p.x, dy = e.clientY - p.y;
+    if (!p.drag && Math.hypot(dx, dy) < 6) return;
+    if (!p.drag) {
+      if (!p.node.classList.contains("is-available")) return;
+      p.drag = true;
+      p.node.classList.add("is-dragging");
+    }
+    p.node.style.setProperty("--dx", `${dx}px`);
+    p.node.style.setProperty("--dy", `${dy}px`);
+    const target = this.dropTarget(e.clientX, e.clientY, p.id);
+    this.boardEl.querySelectorAll(".is-drop").forEach((n) => n.classList.remove("is-drop"));
+    if (target) target.classList.add("is-drop");
+  }
+
+  dropTarget(x, y, id) {
+    for (const n of document.elementsFromPoint(x, y)) {
+      if (!this.root.contains(n)) continue;
+      const card = n.closest(".pyr-card");
+      if (card && card.dataset.id !== id && !card.classList.contains("is-leaving")) return card;
+      const slot = n.closest('.pyr-slot[data-zone="cell"] .pyr-slot-face');
+      if (slot) return slot;
+    }
+    return null;
+  }
+
+  pointerUp(e) {
+    const p = this.press;
+    this.endPress();
+    if (!p) return;
+    if (!p.drag) { this.tap(p.id); p.node.focus({ preventScroll: true }); return; }
+    p.node.classList.remove("is-dragging");
+    p.node.style.removeProperty("--dx");
+    p.node.style.removeProperty("--dy");
+    this.boardEl.querySelectorAll(".is-drop").forEach((n) => n.classList.remove("is-drop"));
+    const target = e.type === "pointerup" ? this.dropTarget(e.clientX, e.clientY, p.id) : null;
+    if (!target) return;
+    this.select(null);
+    if (target.classList.contains("pyr-card")) this.send({ kind: "pair", cards: [p.id, target.dataset.id] });
+    else this.send({ kind: "cell", card: p.id });
+  }
+
+  endPress() {
+    this.press = null;
+    if (this.onMove) window.removeEventListener("pointermove", this.onMove);
+    if (this.onUp) {
+      window.removeEventListener("pointerup", this.onUp);
+      window.removeEventListener("pointercancel", this.onUp);
+    }
+  }
+
+  // ----- keyboard ---------------------------------------------------------------------------
+  keyDown(e) {
+    const inField = e.target.matches("input, select, textarea");
+    const key = e.key;
+    const ctrl = e.ctrlKey || e.metaKey;
+    let done = true;
+    if (key === "Escape") { this.select(null); this.panelName = null; this.renderPanel(); }
+    else if (inField) done = false;
+    else if ((key === "Enter" || key === " ") && e.target.classList.contains("pyr-card")) this.tap(e.target.dataset.id);
+    else if ((key === "Enter" || key === " ") && e.target.classList.contains("pyr-slot-face")) e.target.click();
+    else if (key.startsWith("Arrow")) this.moveFocus(key, e.target);
+    else if (ctrl && (key === "z" || key === "Z")) this.action(e.shiftKey ? "redo" : "undo");
+    else if (ctrl && (key === "y" || key === "Y")) this.action("redo");
+    else if (ctrl || e.altKey) done = false;
+    else if (key === "d" || key === "D") this.drawOrRedeal();
+    else if (key === "u" || key === "U") this.action("undo");
+    else if (key === "r" || key === "R") this.action("redo");
+    else if (key === "h" || key === "H") this.action("hint");
+    else if (key === "p" || key === "P") this.action("pause");
+    else if (key === "n" || key === "N") this.togglePanel("new");
+    else if (key === "c" || key === "C") this.toCell();
+    else if (key === "?") this.togglePanel("help");
+    else done = false;
+    if (done) {
+      e.stopPropagation();
+      if (!(key === "Enter" && e.target.tagName === "BUTTON")) e.preventDefault();
+    }
+  }
+
+  focusables() {
+    return [...this.boardEl.querySelectorAll('.pyr-card:not(.is-leaving), .pyr-slot-face[tabindex="0"]')];
+  }
+
+  focusFirst() {
+    const first = this.focusables().find((n) => n.classList.contains("is-available")) || this.focusables()[0];
+    first?.focus({ preventScroll: true });
+  }
+
+  /** Move focus to the nearest card or pile in the arrow's direction. */
+  moveFocus(key, from) {
+    const all = this.focusables();
+    if (!all.includes(from)) { this.focusFirst(); return; }
+    const a = from.getBoundingClientRect();
+    const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+    let best = null, bestScore = Infinity;
+    for (const n of all) {
+      if (n === from) continue;
+      const r = n.getBoundingClientRect();
+      const vx = (r.left + r.width / 2) - (a.left + a.width / 2);
+      const vy = (r.top + r.height / 2) - (a.top + a.height / 2);
+      const along = vx * dx + vy * dy;
+      if (along <= 2) continue;
+      const across = Math.abs(vx * dy) + Math.abs(vy * dx);
+      const score = along + across * 2.5;
+      if (score < bestScore) { best = n; bestScore = score; }
+    }
+    best?.focus({ preventScroll: false });
+  }
+}
+
+/** Ask for the next autoplay step ("solve") while Python still has moves queued. */
+function initialize({ model }) {
+  let timer = null;
+  const step = () => {
+    clearTimeout(timer);
+    if ((model.get("autoplay") || []).length) timer = setTimeout(() => model.send({ kind: "solve-step" }), 420);
+  };
+  model.on("change:autoplay", step);
+  return () => { clearTimeout(timer); model.off("change:autoplay", step); };
+}
+
+function render({ model, el }) {
+  const view = new PyramidView(model, el);
+  return () => view.destroy();
+}
+
+export default { initialize, render };
