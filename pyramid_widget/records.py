@@ -28,7 +28,7 @@ Schema versions live in ``PRAGMA user_version`` and migrate forward on open:
 >>> from pyramid_widget import Game
 >>> records = Records(":memory:")
 >>> game = Game("medium", deal=7)
->>> records.record_game(game, result="abandoned")
+>>> records.record_game(game)  # still in play: "abandoned"
 1
 >>> records.stats("medium").played, records.stats("medium").won
 (1, 0)
@@ -49,7 +49,10 @@ import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from pyramid_widget.game import Game
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -316,21 +319,20 @@ class Records:
 
     # -- finished games ------------------------------------------------------------------
 
-    def record_game(self, game: Any, result: str | None = None, *, when: str | None = None) -> int:
-        """Store a finished game; return its id.
+    def record_game(self, game: Game, *, when: str | None = None) -> int:
+        """Store a finished game and return its id.
 
-        ``result`` defaults to the game's status: ``"won"``, ``"lost"``, or ``"abandoned"`` for a
-        game still in play. ``when`` (ISO 8601) defaults to now. Raises :class:`RecordsError`
-        for an unknown result, nothing is written then.
+        The result is the game's status: ``"won"``, ``"lost"``, or ``"abandoned"`` for a game
+        still in play (the player started another). ``when`` (ISO 8601 text) defaults to now.
 
         >>> from pyramid_widget import Game
-        >>> Records(":memory:").record_game(Game("hard", deal=1), result="draw")
-        ... # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        pyramid_widget.records.RecordsError: unknown result 'draw'; expected one of won, lost, ...
+        >>> records = Records(":memory:")
+        >>> records.record_game(Game.from_position("hard", pyramid=[None] * 27 + ["QH"]))
+        1
+        >>> records.games()[0].result
+        'lost'
         """
-        row = _game_row(game, result, when)
+        row = _game_row(game, when)
         with self._write() as conn:
             cursor = conn.execute(
                 "INSERT INTO games (rules, rules_json, deal, deal_number, result, score, seconds,"
@@ -366,8 +368,10 @@ class Records:
 
         >>> from pyramid_widget import Game
         >>> records = Records(":memory:")
-        >>> for result in ["won", "won", "lost", "won"]:
-        ...     _ = records.record_game(Game("easy", deal=3), result=result)
+        >>> for last in ["KH", "KH", "QH", "KH"]:  # a lone King wins, a lone Queen is lost
+        ...     game = Game.from_position("easy", pyramid=[None] * 27 + [last])
+        ...     _ = last == "KH" and game.play("KH")
+        ...     _ = records.record_game(game)
         >>> s = records.stats("easy")
         >>> s.played, s.won, s.win_pct, s.current_streak, s.best_streak
         (4, 3, 75.0, 1, 2)
@@ -387,7 +391,7 @@ class Records:
 
     # -- saved games ---------------------------------------------------------------------
 
-    def save_game(self, game: Any, name: str | None = None) -> str:
+    def save_game(self, game: Game, name: str | None = None) -> str:
         """Save a game in progress (undo history included); return the name it is saved under.
 
         Without a name, one is made from the rule set and the time. Saving under an existing
@@ -403,7 +407,7 @@ class Records:
             )
         return final
 
-    def load_game(self, name: str) -> Any:
+    def load_game(self, name: str) -> Game:
         """The saved game, exactly as it was (undo and redo included).
 
         Raises :class:`UnknownSavedGameError` (listing the saved names) if there is none, and
@@ -509,21 +513,27 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
 """``MIGRATIONS[v]`` turns a version ``v`` file into version ``v + 1``."""
 
 
+def _check_version(conn: sqlite3.Connection) -> int:
+    """The file's schema version; :class:`SchemaError` for a newer or a foreign database."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+        raise SchemaError("it is a database, but not a pyramid-widget records file")
+    if version > CURRENT_VERSION:
+        raise SchemaError(
+            f"it was written by a newer pyramid-widget (schema version {version}; "
+            f"this one knows up to {CURRENT_VERSION})"
+        )
+    return version
+
+
 def migrate(conn: sqlite3.Connection) -> int:
     """Bring a records database to the current schema in one transaction; return the version
     it had. Raises :class:`SchemaError` for a newer or a foreign database (left untouched)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        version = _check_version(conn)  # again: another process may have migrated meanwhile
         if version == 0:
-            if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                raise SchemaError("it is a database, but not a pyramid-widget records file")
             create_current(conn)
-        elif version > CURRENT_VERSION:
-            raise SchemaError(
-                f"it was written by a newer pyramid-widget (schema version {version}; "
-                f"this one knows up to {CURRENT_VERSION})"
-            )
         else:
             for step in range(version, CURRENT_VERSION):
                 MIGRATIONS[step](conn)
@@ -532,7 +542,7 @@ def migrate(conn: sqlite3.Connection) -> int:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
-    return int(version)
+    return version
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -546,12 +556,15 @@ def _connect_file(target: Path) -> sqlite3.Connection:
     )  # fmt: skip
     try:
         conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-        _retry_busy(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
-        conn.execute("PRAGMA synchronous = NORMAL")
         check = conn.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
             raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+        # Schema first, WAL after: a file we cannot use is left byte for byte alone, and two
+        # processes creating the same new file lock it the same way (WAL on an empty file
+        # is not yet recorded in it, so they could otherwise both think they hold the lock).
         migrate(conn)
+        _retry_busy(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+        conn.execute("PRAGMA synchronous = NORMAL")
     except BaseException:
         conn.close()
         raise
@@ -576,21 +589,23 @@ def _copy_readonly(target: Path) -> sqlite3.Connection | None:
     """An in-memory copy of a readable records file (migrated); None if there is none."""
     if not target.is_file():
         return None
-    into = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-    try:
-        source = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
+    # A WAL file in a read-only place cannot get its shared-memory index, so read-only mode
+    # fails; "immutable" then reads the main file as it stands (the last checkpoint).
+    for query in ("mode=ro", "immutable=1"):
+        into = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         try:
-            version = source.execute("PRAGMA user_version").fetchone()[0]
-            if not 1 <= version <= CURRENT_VERSION:
-                raise SchemaError(f"schema version {version}")
-            source.backup(into)
-        finally:
-            source.close()
-        migrate(into)
-    except (sqlite3.Error, OSError):
-        into.close()
-        return None
-    return into
+            source = sqlite3.connect(f"{target.resolve().as_uri()}?{query}", uri=True)
+            try:
+                _check_version(source)
+                source.backup(into)
+            finally:
+                source.close()
+            migrate(into)
+        except (sqlite3.Error, OSError):
+            into.close()
+            continue
+        return into
+    return None
 
 
 def _check_result(result: str) -> None:
@@ -606,7 +621,7 @@ def _check_name(name: str) -> str:
     return name.strip()
 
 
-def _fresh_name(conn: sqlite3.Connection, game: Any) -> str:
+def _fresh_name(conn: sqlite3.Connection, game: Game) -> str:
     base = f"{game.rules.name} {dt.datetime.now().strftime('%Y-%m-%d %H:%M:%S')}"
     name, n = base, 1
     while conn.execute("SELECT 1 FROM saved_games WHERE name = ?", (name,)).fetchone():
@@ -615,18 +630,16 @@ def _fresh_name(conn: sqlite3.Connection, game: Any) -> str:
     return name
 
 
-def _game_row(game: Any, result: str | None, when: str | None) -> tuple[Any, ...]:
+def _game_row(game: Game, when: str | None) -> tuple[Any, ...]:
     from pyramid_widget import format_deal
 
-    if result is None:
-        status = game.status.value
-        result = status if status in ("won", "lost") else "abandoned"
-    _check_result(result)
+    status = game.status.value
+    result = status if status in ("won", "lost") else "abandoned"
     rules = game.rules
     return (
         rules.name,
         json.dumps(rules.to_dict(), sort_keys=True),
-        format_deal(game.deal),
+        "" if game.deal is None else format_deal(game.deal),
         game.deal_number,
         result,
         int(game.score),
@@ -638,7 +651,7 @@ def _game_row(game: Any, result: str | None, when: str | None) -> tuple[Any, ...
     )
 
 
-def _rounds_completed(game: Any, result: str) -> int:
+def _rounds_completed(game: Game, result: str) -> int:
     """Rounds cleared in a run (``egypt``); 0 for rule sets without rounds."""
     if not getattr(game.rules, "rounds", False):
         return 0
