@@ -239,7 +239,7 @@ class PyramidView {
 
   makeSlot(zone, i, n) {
     const slot = h("div.pyr-slot", { "data-zone": zone, "data-index": String(i), style: `--slot:${n}` },
-      h("div.pyr-slot-face"), h("div.pyr-caption"));
+      h("div.pyr-slot-face"), h("div.pyr-caption"), h("span.pyr-badge"));
     const face = slot.firstChild;
     if (zone === "stock" || zone === "cell") {
       face.setAttribute("role", "button");
@@ -258,32 +258,37 @@ class PyramidView {
     const i = Number(slot.dataset.index);
     const face = slot.querySelector(".pyr-slot-face");
     const caption = slot.querySelector(".pyr-caption");
+    const badge = slot.querySelector(".pyr-badge");
     const wastes = b.waste_counts || [];
+    let count = null;
     if (zone === "stock") {
-      const n = b.stock_count || 0;
-      const passes = b.passes_left === null || b.passes_left === undefined ? "∞" : String(b.passes_left);
+      const n = (count = b.stock_count || 0);
+      const passes = b.passes_left === null || b.passes_left === undefined ? "unlimited" : String(b.passes_left);
       face.classList.toggle("is-back", n > 0);
-      face.style.setProperty("--thick", String(Math.min(6, Math.ceil(n / 4))));
       const what = n > 0 ? "draw" : b.can_redeal ? "redeal" : "no redeals left";
       face.setAttribute("aria-label", `Stock, ${n} cards, ${passes} redeals left: ${what}`);
-      caption.innerHTML = `<b class="pyr-stock-count">${n}</b> left · <span class="pyr-passes">${passes}</span> redeal${passes === "1" ? "" : "s"}`;
+      caption.textContent = "Stock";
       const draw = slot.querySelector(".pyr-draw");
       draw.textContent = n > 0 ? "Draw" : "Redeal";
       draw.disabled = !(n > 0 ? b.can_draw : b.can_redeal);
       draw.title = n > 0 ? "Draw (D)" : "Redeal (D)";
     } else if (zone === "waste") {
-      const n = wastes[i] || 0;
+      count = wastes[i] || 0;
       face.setAttribute("aria-hidden", "true");
-      caption.textContent = wastes.length > 1 ? `Waste ${i + 1} · ${n}` : `Waste · ${n}`;
+      caption.textContent = wastes.length > 1 ? `Waste ${i + 1}` : "Waste";
     } else if (zone === "cell") {
       const full = (b.cells || [])[i];
       face.setAttribute("aria-label", full ? `Cell, holds ${full}` : "Cell, empty: move the selected card here");
       caption.textContent = "Cell";
       face.classList.toggle("is-target", !full && !!this.selected);
     } else {
-      caption.innerHTML = `Discard · <b class="pyr-discard-count">${b.discard_count || 0}</b>`;
+      count = b.discard_count || 0;
+      caption.textContent = "Discard";
       face.setAttribute("aria-hidden", "true");
     }
+    badge.hidden = count === null;
+    badge.textContent = count === null ? "" : String(count);
+    badge.className = `pyr-badge pyr-${zone}-count`;
   }
 
   /** Keyed update of the card elements so focus and transitions survive a move. */
@@ -359,7 +364,7 @@ class PyramidView {
     this.syncedAt = performance.now();
     this.status.innerHTML =
       `<span class="pyr-rules">${rules}</span> <span class="pyr-deal">${deal}${round}</span>` +
-      `<span class="pyr-stat">⏱ <b class="pyr-time"></b></span>` +
+      `<span class="pyr-stat">Time <b class="pyr-time"></b></span>` +
       `<span class="pyr-stat">Moves <b class="pyr-moves">${this.model.get("moves") ?? 0}</b></span>` +
       `<span class="pyr-stat">Score <b class="pyr-score">${this.model.get("score") ?? 0}</b></span>` +
       `<span class="pyr-stat">Redeals left <b class="pyr-passes-left">${passes}</b></span>`;

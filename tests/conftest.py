@@ -1,0 +1,56 @@
+"""Shared fixtures: a private records directory for every test run, and Chromium fixtures for
+the browser tests (see ``tests/browser_support.py``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+try:  # tests/ is on sys.path when it is not a package (pytest's default "prepend" mode)
+    from browser_support import StaticServer, launch_chromium
+except ImportError:  # pragma: no cover - tests/ became a package
+    from tests.browser_support import StaticServer, launch_chromium
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_records_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Never touch the user's records: point ``PYRAMID_WIDGET_DATA_DIR`` at a temp dir."""
+    path = tmp_path_factory.mktemp("pyramid-data")
+    old = os.environ.get("PYRAMID_WIDGET_DATA_DIR")
+    os.environ["PYRAMID_WIDGET_DATA_DIR"] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop("PYRAMID_WIDGET_DATA_DIR", None)
+    else:
+        os.environ["PYRAMID_WIDGET_DATA_DIR"] = old
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """One headless system Chromium for the session (skips, or fails under CI, if missing)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch_chromium(p)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(chromium: Any) -> Iterator[Any]:
+    """A fresh page (own context) at 1100 x 900."""
+    context = chromium.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def static_server() -> Iterator[StaticServer]:
+    """The repository served over HTTP on 127.0.0.1 (for ``tests/harness/index.html``)."""
+    with StaticServer() as server:
+        yield server
