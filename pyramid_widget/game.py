@@ -280,7 +280,7 @@ class Game:
 
         Raises :class:`~pyramid_widget.errors.InvalidMoveError` for unparsable text.
         """
-        return _explain.reason(self, Move.parse(move) if isinstance(move, str) else move)
+        return _explain.reason(self, _move(move))
 
     def play(self, move: Move | str) -> Move:
         """Play ``move`` (a :class:`~pyramid_widget.moves.Move` or its text) and return it.
@@ -289,7 +289,7 @@ class Game:
         :class:`~pyramid_widget.errors.IllegalMoveError` (saying why) for a move the rules do
         not allow; the game is unchanged after either.
         """
-        parsed = Move.parse(move) if isinstance(move, str) else move
+        parsed = _move(move)
         problem = self.explain(parsed)
         if problem is not None:
             raise IllegalMoveError(parsed, problem)
@@ -472,6 +472,12 @@ class Game:
         from pyramid_widget.gamefile import load
 
         return load(text)
+
+
+def _move(move: Move | str) -> Move:
+    if isinstance(move, Move):
+        return move
+    return Move.parse(move)  # raises InvalidMoveError for anything that is not a move
 
 
 def _card(card: Card | str) -> Card:
