@@ -70,7 +70,8 @@ class Extras:
     def __init__(self, widget: PyramidWidget, records: Any) -> None:
         self._w = widget
         self.records = open_records(records)
-        self.assist = _optional("pyramid_widget.assist")
+        solver_ready = _optional("pyramid_widget.solver") is not None
+        self.assist = _optional("pyramid_widget.assist") if solver_ready else None
         self._watcher: Any = None
         self._watched: tuple[int, int, int] | None = None
         self._recorded = -1

@@ -92,7 +92,7 @@ def screenshot(target: Any, name: str, *, also: Path | None = None) -> Path:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def end_headers(self) -> None:
@@ -149,9 +149,7 @@ def open_harness(page: Any, server: StaticServer, widget: Any, **options: Any) -
     """Open the harness and render ``widget``'s traits (``views``/``width`` as options)."""
     page.goto(server.url("tests/harness/index.html"))
     page.wait_for_function("window.harnessReady === true")
-    page.evaluate(
-        "([s, o]) => window.harness.start(s, o)", [widget_state(widget), dict(options)]
-    )
+    page.evaluate("([s, o]) => window.harness.start(s, o)", [widget_state(widget), dict(options)])
 
 
 # -- level 3: a real JupyterLab ---------------------------------------------------------------
