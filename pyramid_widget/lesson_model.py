@@ -50,6 +50,7 @@ __all__ = [
     "at",
     "game_lost",
     "on_pass",
+    "on_top",
     "pyramid_cleared",
     "removed",
 ]
@@ -131,6 +132,19 @@ def removed(*cards: str) -> Goal:
         raise LessonError("removed() needs at least one card")
     wanted = _cards(cards)
     return Goal(lambda g: all(c in g.discard for c in wanted), " and ".join(cards) + " are removed")
+
+
+def on_top(card: str) -> Goal:
+    """Success once ``card`` is the top card of a waste pile.
+
+    >>> on_top("2C")
+    Goal('2C is on top of the waste')
+    """
+    wanted = parse_card(card)
+    return Goal(
+        lambda g: any(pile and pile[-1] == wanted for pile in g.wastes),
+        f"{card} is on top of the waste",
+    )
 
 
 def on_pass(number: int) -> Goal:

@@ -32,6 +32,7 @@ from pyramid_widget.lesson_model import (
     at,
     game_lost,
     on_pass,
+    on_top,
     pyramid_cleared,
     removed,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "at",
     "game_lost",
     "on_pass",
+    "on_top",
     "pyramid_cleared",
     "removed",
 ]
@@ -306,7 +308,7 @@ THE_WASTE = Lesson(
             allow=["king", "pair"],
             demo=["KS", "6H+7C"],
             mistakes={
-                "6H+7C": "The Six is under the King, so it is not available. Remove the King "
+                "buried": "The Six is under the King, so it is not available. Remove the King "
                 "first (it goes alone); then the Six is on top.",
             },
             progress="The King is gone and the Six is on top now.",
@@ -382,19 +384,14 @@ REDEALS = Lesson(
         Step(
             "Second pass: draw until the Two is on top, then pair it with the Jack.",
             {at(7, 2): "JD", at(7, 5): "5C"},
-            stock=["9H", "2C", "4S"],
+            stock=["9H", "2C"],
             pass_number=2,
-            goal=removed("JD"),
+            accept=["2C+JD"],
             allow=["draw"],
             demo=["draw", "draw", "2C+JD"],
-            mistakes={
-                "draw": "Not so fast: the Two is on top now. If you draw again, the Four buries "
-                "it. Pair the Two with the Jack first.",
-                "no-redeal": "{reason}.",
-            },
             progress="Keep drawing until the Two is on top.",
             why="Jack + 2 = 13. On the second pass the cards came out in the same order as on "
-            "the first.",
+            "the first: the Nine, then the Two.",
         ),
         Step(
             "This is pass 3 of 3 and the stock is empty. Can you redeal? Make the move that is "
@@ -431,7 +428,7 @@ REDEALS = Lesson(
             wastes=[["4C", "JS"]],
             pass_number=2,
             goal=on_pass(3),
-            allow=["pair", "draw"],
+            allow=["pair", "draw", "redeal"],
             demo=["6C+7D", "draw", "redeal"],
             progress="Good. Now empty the stock and redeal.",
             why="This pass removed a pair, so the stall rule does not apply: under easy you may "
