@@ -28,7 +28,7 @@ import warnings
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from pyramid_widget.game import Game
@@ -92,18 +92,28 @@ def _won(game: Game) -> bool:
     return game.status.value == "won"
 
 
-def _solve(game: Game, max_seconds: float | None, max_nodes: int | None) -> Any:
-    """Run the exact solver on a copy of ``game``; the line is checked by replay."""
-    from pyramid_widget.solver import solve
+@dataclass(frozen=True)
+class _Answer:
+    verdict: Verdict
+    moves: tuple[Move, ...]
 
-    solution = solve(game.copy(), max_seconds=max_seconds, max_nodes=max_nodes)
-    if solution.verdict == "winnable" and not replay_wins(game, solution.moves):
-        moves = " ".join(str(m) for m in solution.moves)
+
+def _solve(game: Game, max_seconds: float | None, max_nodes: int | None) -> _Answer:
+    """Run the exact solver on a copy of ``game``; a winning line is checked by replay."""
+    from pyramid_widget import solver
+
+    solution = solver.solve(game.copy(), max_seconds=max_seconds, max_nodes=max_nodes)
+    verdict = str(getattr(solution.verdict, "value", solution.verdict))
+    if verdict not in ("winnable", "unwinnable", "unknown"):
+        raise SolverDisagreementError(f"the solver answered {verdict!r}")
+    moves = tuple(solution.moves)
+    if verdict == "winnable" and not replay_wins(game, moves):
+        text = " ".join(str(m) for m in moves)
         raise SolverDisagreementError(
             f"the solver's winning line does not win when replayed ({game.rules.name}, "
-            f"{len(game.history)} moves in): {moves}"
+            f"{len(game.history)} moves in): {text}"
         )
-    return solution
+    return _Answer(verdict, moves)  # type: ignore[arg-type]
 
 
 def winnable_deal(

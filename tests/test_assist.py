@@ -10,6 +10,7 @@ for good; from then on one Five can never be paired: the game can no longer be w
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 
@@ -114,9 +115,7 @@ def test_a_line_that_does_not_win_on_replay_is_reported_as_a_solver_bug(
     real = solver.solve
 
     def lying(game: Game, **limits: object) -> object:
-        solution = real(game, **limits)  # type: ignore[arg-type]
-        solution.moves = [Move.draw()]
-        return solution
+        return dataclasses.replace(real(game, **limits), moves=[Move.draw()])  # type: ignore[arg-type]
 
     monkeypatch.setattr(solver, "solve", lying)
     with pytest.raises(SolverDisagreementError, match="does not win when replayed"):
@@ -159,19 +158,37 @@ def test_the_indicator_flips_exactly_at_the_losing_move() -> None:
     assert game.status.value == "lost"
 
 
-def test_submit_never_waits_for_the_solver_and_stale_answers_are_dropped() -> None:
+def test_submit_never_waits_for_the_solver_and_stale_answers_are_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first solve is held (a gate around the real solver) until a second position has
+    been submitted: submitting must not wait for it, and its answer, now stale, is dropped."""
+    from pyramid_widget import solver
+
+    real, gate, calls = solver.solve, threading.Event(), []
+
+    def held(game: Game, **limits: object) -> object:
+        calls.append(game.moves)
+        if len(calls) == 1:
+            assert gate.wait(30)
+        return real(game, **limits)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "solve", held)
     seen = Collector()
-    with TruthWatcher(seen, max_seconds=1.5) as watcher:
+    with TruthWatcher(seen, max_seconds=30) as watcher:
         started = time.perf_counter()
-        first = watcher.submit(Game("hard", deal=4242))  # a full deal: a real search
+        first = watcher.submit(play(trap(), "draw", "draw"))
+        while not calls:  # the watcher thread has started the first solve
+            time.sleep(0.001)
         second = watcher.submit(trap())
         elapsed = time.perf_counter() - started
+        gate.set()
         assert watcher.wait(60)
-    assert elapsed < 0.25
+    assert elapsed < 0.5
     assert first.state == "thinking" and second.token == first.token + 1
     answered = seen.final()
-    assert [r.token for r in answered] == [second.token]
-    assert answered[0].state == "winnable"
+    assert [(r.token, r.state) for r in answered] == [(second.token, "winnable")]
+    assert calls == [2, 0]
     assert watcher.latest == answered[0]
 
 
