@@ -143,7 +143,7 @@ class PyramidView {
 
   listen() {
     const m = this.model;
-    this.onChange = () => this.renderAll();
+    this.onChange = () => this.schedule();
     for (const name of ["board", "status", "highlight", "paused", "controls", "theme", "truth", "stats", "autoplay", "features"])
       m.on(`change:${name}`, this.onChange);
     this.onStatus = () => this.renderStatus();
@@ -177,6 +177,13 @@ class PyramidView {
   }
 
   // ----- rendering --------------------------------------------------------------------------
+  /** One render per batch of trait changes (Python sends them together). */
+  schedule() {
+    if (this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => { this.pending = false; this.renderAll(); });
+  }
+
   renderAll() {
     const b = this.board;
     const theme = this.model.get("theme") || "auto";
@@ -315,7 +322,6 @@ class PyramidView {
       node.classList.toggle("is-hint", hi.has(c.id));
       node.setAttribute("aria-label", c.label || c.name);
       node.setAttribute("aria-pressed", String(this.selected === c.id));
-      node.setAttribute("aria-disabled", String(!c.available));
     }
     let refocus = false;
     for (const [id, node] of this.cardEls) {
@@ -368,6 +374,12 @@ class PyramidView {
       `<span class="pyr-stat">Moves <b class="pyr-moves">${this.model.get("moves") ?? 0}</b></span>` +
       `<span class="pyr-stat">Score <b class="pyr-score">${this.model.get("score") ?? 0}</b></span>` +
       `<span class="pyr-stat">Redeals left <b class="pyr-passes-left">${passes}</b></span>`;
+    const truth = this.model.get("truth") || {};
+    if (truth.on) {
+      const words = { winnable: "Winnable", unwinnable: "Not winnable", thinking: "Thinking…", unknown: "Can't tell" };
+      this.status.append(h("span.pyr-truth", { "data-state": truth.state || "thinking", title: truth.detail || "" },
+        words[truth.state] || "Thinking…"));
+    }
     this.renderClock();
   }
 
@@ -404,13 +416,13 @@ class PyramidView {
     const status = this.model.get("status");
     const b = this.board;
     const truth = this.model.get("truth") || {};
-    if (status === "playing" && !b.can_next_round) { this.banner.hidden = true; return; }
+    if (status === "playing") { this.banner.hidden = true; return; }
     const won = status === "won";
-    const title = b.can_next_round && status === "playing" ? "Round complete!" : won ? "You won!" : "No more moves";
+    const title = b.can_next_round ? `Round ${b.round || 1} complete!` : won ? "You won!" : "No more moves";
     const reason = this.model.get("status_reason") || "";
     const t = formatTime(this.model.get("elapsed") || 0);
     const detail = truth.post_mortem ? h("p.pyr-banner-detail", { text: truth.post_mortem }) : null;
-    const buttons = b.can_next_round && status === "playing"
+    const buttons = b.can_next_round
       ? [h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "next-round", onclick: () => this.send({ kind: "next-round" }) }, "Next round")]
       : [h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "new", onclick: () => this.send({ kind: "new" }) }, "New deal"),
         h("button.pyr-btn", { type: "button", "data-action": "restart", onclick: () => this.send({ kind: "restart" }) }, "Restart")];
@@ -659,7 +671,7 @@ class PyramidView {
       const along = vx * dx + vy * dy;
       if (along <= 2) continue;
       const across = Math.abs(vx * dy) + Math.abs(vy * dx);
-      const score = along + across * 2.5;
+      const score = along + across * (dx ? 2.5 : 0.6);
       if (score < bestScore) { best = n; bestScore = score; }
     }
     best?.focus({ preventScroll: false });

@@ -77,7 +77,7 @@ def describe_move(move: Move) -> str:
     'pair the 5 of hearts with the 8 of clubs'
     """
     names = [card_long_name(c) for c in move.cards]
-    names = names + [""]
+    names = [*names, "", ""]
     words = {
         MoveKind.PAIR: f"pair the {names[0]} with the {names[1]}",
         MoveKind.KING: f"remove the {names[0]}",

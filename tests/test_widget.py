@@ -198,6 +198,9 @@ def test_undo_redo(w: PyramidWidget) -> None:
     ev = send(w, kind="redo")
     assert ev["ok"] and "QS" not in pyramid_ids(w) and not w.board["can_redo"]
     assert_synced(w)
+    assert str(w.undo()) == "AH+QS" and str(w.undo()) == "draw"
+    assert w.message == "Undid draw from the stock."
+    assert w.board["stock_count"] == 24 and w.moves == 0
 
 
 def test_hint_highlights_a_move(w: PyramidWidget) -> None:
