@@ -1,0 +1,95 @@
+"""The widget in a real JupyterLab driven by Chromium: run ``notebooks/00_play.ipynb``, win a
+known short deal by clicks only, check the banner and the Python side, and save screenshots
+(light and dark) to ``artifacts/`` and the README's to ``docs/screenshot.png``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+try:
+    from browser_support import REPO, JupyterLab, LabPage, chromium_page, screenshot
+except ImportError:  # pragma: no cover - tests/ became a package
+    from tests.browser_support import REPO, JupyterLab, LabPage, chromium_page, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab, pytest.mark.xdist_group("browser")]
+
+#: A full medium deal whose pyramid clears itself in 16 removals (4 Kings and 12 pairs), row by
+#: row from the bottom, without touching the stock; the stock holds the other 24 cards.
+SHORT_DEAL = (
+    "KC 6H 7H KD 5H 8H 3H TH 4H 9H KH AH QH 2H JH 4S 9S 5S 8S 6S 7S KS AS QS 2S JS 3S TS "
+    "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD"
+)
+SHORT_WIN = "KS AS+QS 2S+JS 3S+TS 4S+9S 5S+8S 6S+7S KH AH+QH 2H+JH 3H+TH 4H+9H KD 5H+8H 6H+7H KC"
+WIDGET = ".jp-OutputArea-output:has(.pyr-root)"
+
+
+@pytest.fixture(scope="module")
+def lab() -> Iterator[JupyterLab]:
+    with JupyterLab([REPO / "notebooks" / "00_play.ipynb"]) as server:
+        yield server
+
+
+@pytest.fixture()
+def notebook(lab: JupyterLab) -> Iterator[LabPage]:
+    with chromium_page((1280, 1100)) as page:
+        nb = LabPage(page, lab).open("00_play.ipynb")
+        nb.run_all(wait_for=".pyr-card[data-zone='pyramid']")
+        yield nb
+
+
+def tap(root: Any, card_id: str) -> None:
+    root.locator(f".pyr-card[data-id='{card_id}'][data-zone]").click()
+
+
+def deal_by_hand(root: Any, rules: str, deal: str) -> None:
+    """Start a deal with the toolbar's New deal panel (clicks and typing only)."""
+    root.locator(".pyr-toolbar [data-action='new']").click()
+    root.locator(".pyr-rules-select").select_option(rules)
+    root.locator(".pyr-deal-input").fill(deal)
+    root.locator("[data-action='deal']").click()
+
+
+def test_win_a_short_deal_by_clicks_in_jupyterlab(notebook: LabPage) -> None:
+    page = notebook.page
+    root = page.locator(".pyr-root").first
+    expect(root.locator(".pyr-card[data-zone='pyramid']")).to_have_count(28)
+    deal_by_hand(root, "medium", SHORT_DEAL)
+    expect(root.locator(".pyr-card[data-id='KC'][data-zone='pyramid']")).to_have_count(1)
+    expect(root.locator(".pyr-moves")).to_have_text("0")
+    for move in SHORT_WIN.split():
+        cards = move.split("+")
+        for card_id in cards if len(cards) == 2 else cards * 2:
+            tap(root, card_id)
+        expect(root.locator(f".pyr-card[data-id='{cards[0]}'][data-zone='pyramid']")).to_have_count(0)
+    banner = root.locator(".pyr-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("You won!")
+    expect(banner.locator("[data-action='new']")).to_be_visible()
+    state = notebook.python_json("[w.status, w.moves, w.game.status.value, w.board['pyramid_left']]")
+    assert state == ["won", 16, "won", 0]
+    screenshot(page.locator(WIDGET).first, "lab-won-light")
+
+
+def test_screenshots_light_and_dark(notebook: LabPage) -> None:
+    page = notebook.page
+    root = page.locator(".pyr-root").first
+    deal_by_hand(root, "medium", "7")
+    for card_id in ("QC", "AC"):
+        tap(root, card_id)
+    root.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
+    expect(root.locator(".pyr-moves")).to_have_text("2")
+    tap(root, "QS")
+    expect(root.locator(".pyr-card.is-selected")).to_have_count(1)
+    page.locator(WIDGET).first.scroll_into_view_if_needed()
+    page.mouse.move(0, 0)
+    screenshot(page.locator(WIDGET).first, "lab-light", also=REPO / "docs" / "screenshot.png")
+    notebook.theme("dark")
+    felt = root.locator(".pyr-felt")
+    expect(felt).to_be_visible()
+    screenshot(page.locator(WIDGET).first, "lab-dark", also=REPO / "docs" / "screenshot-dark.png")
+    assert notebook.python_json("w.moves") == 2
+    notebook.theme("light")
