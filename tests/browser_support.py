@@ -52,6 +52,15 @@ CHROMIUM_ARGS = [
 ]
 LAB_THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
 
+#: A full 52-card deal whose pyramid clears itself in 16 removals (4 Kings and 12 pairs, row by
+#: row from the bottom) without touching the stock, under every sum-13 rule set with Kings
+#: alone; :data:`SHORT_WIN` is that winning line. Good for "win by clicks" browser tests.
+SHORT_DEAL = (
+    "KC 6H 7H KD 5H 8H 3H TH 4H 9H KH AH QH 2H JH 4S 9S 5S 8S 6S 7S KS AS QS 2S JS 3S TS "
+    "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD"
+)
+SHORT_WIN = "KS AS+QS 2S+JS 3S+TS 4S+9S 5S+8S 6S+7S KH AH+QH 2H+JH 3H+TH 4H+9H KD 5H+8H 6H+7H KC"
+
 
 def require_chromium() -> None:
     """Skip when Chromium is missing on a developer machine; fail under CI (env var ``CI``)."""

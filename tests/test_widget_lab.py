@@ -11,19 +11,28 @@ import pytest
 from playwright.sync_api import expect
 
 try:
-    from browser_support import REPO, JupyterLab, LabPage, chromium_page, screenshot
+    from browser_support import (
+        REPO,
+        SHORT_DEAL,
+        SHORT_WIN,
+        JupyterLab,
+        LabPage,
+        chromium_page,
+        screenshot,
+    )
 except ImportError:  # pragma: no cover - tests/ became a package
-    from tests.browser_support import REPO, JupyterLab, LabPage, chromium_page, screenshot
+    from tests.browser_support import (
+        REPO,
+        SHORT_DEAL,
+        SHORT_WIN,
+        JupyterLab,
+        LabPage,
+        chromium_page,
+        screenshot,
+    )
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab, pytest.mark.xdist_group("browser")]
 
-#: A full medium deal whose pyramid clears itself in 16 removals (4 Kings and 12 pairs), row by
-#: row from the bottom, without touching the stock; the stock holds the other 24 cards.
-SHORT_DEAL = (
-    "KC 6H 7H KD 5H 8H 3H TH 4H 9H KH AH QH 2H JH 4S 9S 5S 8S 6S 7S KS AS QS 2S JS 3S TS "
-    "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD"
-)
-SHORT_WIN = "KS AS+QS 2S+JS 3S+TS 4S+9S 5S+8S 6S+7S KH AH+QH 2H+JH 3H+TH 4H+9H KD 5H+8H 6H+7H KC"
 WIDGET = ".jp-OutputArea-output:has(.pyr-root)"
 
 
@@ -64,12 +73,16 @@ def test_win_a_short_deal_by_clicks_in_jupyterlab(notebook: LabPage) -> None:
         cards = move.split("+")
         for card_id in cards if len(cards) == 2 else cards * 2:
             tap(root, card_id)
-        expect(root.locator(f".pyr-card[data-id='{cards[0]}'][data-zone='pyramid']")).to_have_count(0)
+        expect(root.locator(f".pyr-card[data-id='{cards[0]}'][data-zone='pyramid']")).to_have_count(
+            0
+        )
     banner = root.locator(".pyr-banner")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("You won!")
     expect(banner.locator("[data-action='new']")).to_be_visible()
-    state = notebook.python_json("[w.status, w.moves, w.game.status.value, w.board['pyramid_left']]")
+    state = notebook.python_json(
+        "[w.status, w.moves, w.game.status.value, w.board['pyramid_left']]"
+    )
     assert state == ["won", 16, "won", 0]
     screenshot(page.locator(WIDGET).first, "lab-won-light")
 
