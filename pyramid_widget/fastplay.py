@@ -204,6 +204,22 @@ class FastGame:
         fg.status = {Status.PLAYING: PLAYING, Status.WON: WON, Status.LOST: LOST}[game.status]
         return fg
 
+    def copy(self) -> FastGame:
+        """Return an independent copy (with an empty history)."""
+        twin = FastGame.__new__(FastGame)
+        twin.rules, twin._partners, twin._zones = self.rules, self._partners, self._zones
+        twin.pyr, twin.pos_of, twin.prank = self.pyr.copy(), self.pos_of.copy(), self.prank.copy()
+        twin.mask, twin.free, twin.stock = self.mask, self.free, self.stock.copy()
+        twin.wastes = [pile.copy() for pile in self.wastes]
+        twin.cells, twin.drawn_at = self.cells.copy(), self.drawn_at.copy()
+        twin.draws, twin.pass_number, twin.pass_removed = (
+            self.draws,
+            self.pass_number,
+            self.pass_removed,
+        )
+        twin.discarded, twin.status, twin.history = self.discarded, self.status, []
+        return twin
+
     # -- what is available --------------------------------------------------------------
 
     def available(self) -> list[tuple[int, str]]:

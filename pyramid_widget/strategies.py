@@ -25,10 +25,10 @@ games move for move.
   most pyramid cards (pyramid before waste) and uncovers the most; move a card to the free
   cell only when that uncovers a pyramid card; draw only when nothing else can be done; redeal
   last. Ties go to the first move in sorted order.
-- ``lookahead``: like ``greedy`` but, when there are removals, it searches every sequence of
-  removals possible with the cards it can see (the whole pyramid, the waste piles, the cell and
-  a face-up stock top) and plays the first move of a sequence that clears the most pyramid
-  cards before the next draw.
+- ``lookahead``: Monte Carlo look-ahead. It tries every legal move, finishes the game with
+  ``greedy`` on a few guesses of the face-down stock, and plays the move that did best. It
+  knows only what a player knows: the stock order only once it has been seen (after the
+  first pass).
 - ``perfect``: the exact solver; a deal counts as won when it is winnable.
 """
 
@@ -42,7 +42,17 @@ from typing import Any, Literal, Protocol
 
 from pyramid_widget.deals import coerce_deal
 from pyramid_widget.errors import IllegalMoveError
-from pyramid_widget.fastplay import DRAW, PLAYING, RANK, WON, FastGame, FastMove, from_move, to_move
+from pyramid_widget.fastplay import (
+    DRAW,
+    PLAYING,
+    RANK,
+    WON,
+    FastGame,
+    FastMove,
+    fast_deal,
+    from_move,
+    to_move,
+)
 from pyramid_widget.game import Game
 from pyramid_widget.layout import COVERED_BY_MASK, COVERS
 from pyramid_widget.moves import Move
@@ -156,12 +166,13 @@ class Greedy:
 
     name = "greedy"
 
-    def pick(self, view: FastGame, moves: Sequence[FastMove]) -> FastMove:
+    def pick(self, view: FastGame, moves: Sequence[FastMove], rng: random.Random) -> FastMove:
         """Choose among the legal ``moves`` of ``view``."""
         return greedy_pick(view, moves)
 
     def __call__(self, game: Game, rng: random.Random) -> Move:
-        return to_move(self.pick(*_plain_view(game)))
+        view, moves = _plain_view(game)
+        return to_move(self.pick(view, moves, rng))
 
     def playout(self, fg: FastGame, rng: random.Random, max_moves: int) -> None:
         """Play ``fg`` to the end (or ``max_moves``) on the fast path.
@@ -171,7 +182,7 @@ class Greedy:
         """
         history = fg.history
         while fg.status == PLAYING and len(history) < max_moves:
-            move = self.pick(fg, fg.legal())
+            move = self.pick(fg, fg.legal(), rng)
             fg.play(move)
             if move is not DRAW and move != DRAW:
                 continue
@@ -197,100 +208,65 @@ def _draw_opened(fg: FastGame) -> bool:
 
 
 class Lookahead(Greedy):
-    """Greedy, but removals are chosen by searching the visible removal sequences."""
+    """Monte Carlo look-ahead: try every legal move, finish the game greedily on a few guesses
+    of the face-down stock, and play the move that did best.
+
+    Only what a player knows is used: the face-up pyramid and waste, and, from the second
+    pass on, the stock order (the player saw every card come out in the first pass). On the
+    first pass the unseen stock cards are shuffled by ``rng`` for each of ``samples``
+    guesses; every move is judged on the same guesses. A won rollout scores 100, a lost one
+    minus the cards left; ties go to the greedy move. Kings are removed at once (that is
+    never wrong where Kings go alone).
+    """
 
     name = "lookahead"
 
-    def __init__(self, budget: int = 400) -> None:
-        self.budget = budget
+    def __init__(self, samples: int = 3) -> None:
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"samples must be a whole number of at least 1, got {samples!r}")
+        self.samples = samples
 
-    def pick(self, view: FastGame, moves: Sequence[FastMove]) -> FastMove:
-        """Choose among the legal ``moves``: the start of the best visible removal sequence."""
-        removals = [m for m in moves if m[0] in ("pair", "king")]
-        if len(removals) < 2:
-            return greedy_pick(view, moves)
-        search = _Search(view, self.budget)
-        best = removals[0]
-        best_key: tuple[int, ...] = (-1,)
-        for move in sorted(removals):
-            key = (*search.after(move), *greedy_key(view, move))
+    def pick(self, view: FastGame, moves: Sequence[FastMove], rng: random.Random) -> FastMove:
+        """Choose among the legal ``moves`` of ``view`` by greedy rollouts."""
+        if len(moves) == 1:
+            return moves[0]
+        greedy = greedy_pick(view, moves)
+        if greedy[0] == "king":
+            return greedy
+        guesses = [self._guess(view, rng) for _ in range(self.samples)]
+        best, best_key = greedy, (-(10**9), False)
+        for move in sorted(moves):
+            score = sum(_rollout(view, stock, move, rng) for stock in guesses)
+            key = (score, move == greedy)
             if key > best_key:
                 best, best_key = move, key
         return best
 
+    @staticmethod
+    def _guess(view: FastGame, rng: random.Random) -> list[int]:
+        stock = view.stock.copy()
+        if view.pass_number > 1:
+            return stock
+        seen = 1 if view.rules.stock_face_up and stock else 0
+        hidden = stock[: len(stock) - seen]
+        rng.shuffle(hidden)
+        return hidden + stock[len(stock) - seen :]
 
-class _Search:
-    """Depth-first search over removals among the visible cards, memoised, with a budget."""
+    def playout(self, fg: FastGame, rng: random.Random, max_moves: int) -> None:
+        """Play ``fg`` to the end (or ``max_moves``) on the fast path."""
+        while fg.status == PLAYING and len(fg.history) < max_moves:
+            fg.play(self.pick(fg, fg.legal(), rng))
 
-    def __init__(self, view: FastGame, budget: int) -> None:
-        self.view = view
-        self.budget = budget
-        self.memo: dict[tuple[Any, ...], tuple[int, int]] = {}
-        self.stock_top = view.stock[-1] if view.rules.stock_top_available and view.stock else -1
+    def __repr__(self) -> str:
+        return f"<strategy lookahead samples={self.samples}>"
 
-    def after(self, move: FastMove) -> tuple[int, int]:
-        """(pyramid cards, all cards) removed by ``move`` and the best sequence after it."""
-        v = self.view
-        state = (v.mask, tuple(len(p) for p in v.wastes), tuple(v.cells), self.stock_top)
-        nxt = self._apply(state, move)
-        pyr = sum(1 for c in move[1] if v.pos_of[c] >= 0)
-        more = self._best(nxt)
-        return pyr + more[0], len(move[1]) + more[1]
 
-    def _available(self, state: tuple[Any, ...]) -> list[tuple[int, str]]:
-        mask, heights, cells, top = state
-        v = self.view
-        out = [
-            (v.pyr[p], "pyramid")
-            for p in range(28)
-            if mask >> p & 1 and not mask & COVERED_BY_MASK[p]
-        ]
-        out += [(pile[h - 1], "waste") for pile, h in zip(v.wastes, heights, strict=True) if h]
-        out += [(c, "cell") for c in cells if c >= 0]
-        if top >= 0:
-            out.append((top, "stock"))
-        return out
-
-    def _moves(self, state: tuple[Any, ...]) -> list[FastMove]:
-        avail = self._available(state)
-        v = self.view
-        out: list[FastMove] = []
-        if v.rules.kings_alone:
-            out.extend(("king", (c,)) for c, _ in avail if c >= 48)
-        for i, (a, za) in enumerate(avail):
-            for b, zb in avail[i + 1 :]:
-                if RANK[b] in v._partners[RANK[a]] and (za, zb) in v._zones:
-                    out.append(("pair", (min(a, b), max(a, b))))
-        return out
-
-    def _apply(self, state: tuple[Any, ...], move: FastMove) -> tuple[Any, ...]:
-        mask, heights, cells, top = state
-        heights, cells = list(heights), list(cells)
-        v = self.view
-        for c in move[1]:
-            if v.pos_of[c] >= 0 and mask >> v.pos_of[c] & 1:
-                mask &= ~(1 << v.pos_of[c])
-            elif c == top:
-                top = -1
-            elif c in cells:
-                cells[cells.index(c)] = -1
-            else:
-                i = next(i for i, p in enumerate(v.wastes) if heights[i] and p[heights[i] - 1] == c)
-                heights[i] -= 1
-        return (mask, tuple(heights), tuple(cells), top)
-
-    def _best(self, state: tuple[Any, ...]) -> tuple[int, int]:
-        if state in self.memo:
-            return self.memo[state]
-        best = (0, 0)
-        if self.budget > 0:
-            self.budget -= 1
-            for move in self._moves(state):
-                pyr = sum(1 for c in move[1] if self.view.pos_of[c] >= 0)
-                sub = self._best(self._apply(state, move))
-                best = max(best, (pyr + sub[0], len(move[1]) + sub[1]))
-        self.memo[state] = best
-        return best
+def _rollout(view: FastGame, stock: list[int], move: FastMove, rng: random.Random) -> int:
+    fg = view.copy()
+    fg.stock = stock.copy()
+    fg.play(move)
+    GREEDY.playout(fg, rng, 2000)
+    return 100 if fg.status == WON else -fg.cards_left()
 
 
 class Perfect:
@@ -427,7 +403,8 @@ def play_game(
         return strat.classify(rules, deal)
     start = time.perf_counter()
     if fast and hasattr(strat, "playout"):
-        fg = FastGame(rules, coerce_deal(deal)[0])
+        cards = fast_deal(deal) if isinstance(deal, int) else coerce_deal(deal)[0]
+        fg = FastGame(rules, cards)
         strat.playout(fg, rng, max_moves)
         result: Result = (
             "won" if fg.status == WON else "lost" if fg.status != PLAYING else "unknown"
