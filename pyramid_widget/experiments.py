@@ -6,8 +6,8 @@
 (80, 'medium', 'greedy')
 >>> print(results.table())  # doctest: +NORMALIZE_WHITESPACE
 rules   strategy  games  won  lost  unknown  win rate  95% CI
-medium  greedy       40   12    28        0     30.0%  [18.1%, 45.4%]
-hard    greedy       40    0    40        0      0.0%  [0.0%, 8.8%]
+medium  greedy       40   15    25        0     37.5%  [24.2%, 53.0%]
+hard    greedy       40    1    39        0      2.5%  [0.4%, 12.9%]
 
 Every game's deal number and random seed come from ``(seed, game index)`` alone, so a run
 gives the same table whatever the number of workers or the executor. The same deals are
