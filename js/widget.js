@@ -107,7 +107,14 @@ class PyramidView {
 
   get board() { return this.model.get("board") || {}; }
 
+  /** Timing probe for benchmarks: pushes [label, time] when window.__pyrTrace is an array. */
+  trace(label) {
+    const t = globalThis.__pyrTrace;
+    if (Array.isArray(t)) t.push([label, performance.now()]);
+  }
+
   send(msg) {
+    this.trace("send");
     msg.seq = (this.seq = (this.seq || 0) + 1);
     msg.sent_at = Date.now();
     this.model.send(msg);
@@ -181,6 +188,7 @@ class PyramidView {
   schedule() {
     if (this.pending) return;
     this.pending = true;
+    this.trace("change");
     queueMicrotask(() => { this.pending = false; this.renderAll(); });
   }
 
@@ -200,6 +208,7 @@ class PyramidView {
     this.renderPanel();
     this.pauseEl.hidden = !this.model.get("paused");
     this.boardEl.classList.toggle("is-hidden", !!this.model.get("paused"));
+    this.trace("rendered");
   }
 
   renderToolbar() {
