@@ -504,7 +504,8 @@ def what_if(
 
     Each variant is ``base.replace(parameter=value)`` named like ``"medium passes=2"``;
     sweeping ``waste_piles`` also sets ``draw_count`` to the same number (one card onto each
-    pile per draw, as in the three-pile presets). ``options`` go to :func:`run_experiment`.
+    pile per draw, as in the three-pile presets), and unlimited ``passes`` (``None``) comes
+    with the ``easy`` stall rule, so that a hopeless game ends. ``options`` go to :func:`run_experiment`.
     ``Results.parameter`` and ``Results.values`` (variant name to value) let
     :func:`~pyramid_widget.plots.plot_what_if` draw the sweep as a line.
 
@@ -526,6 +527,8 @@ def _variant(rules: RuleSet, parameter: str, value: Any) -> RuleSet:
     changes: dict[str, Any] = {parameter: value}
     if parameter == "waste_piles":
         changes["draw_count"] = value
+    if parameter == "passes" and value is None:
+        changes["stall_rule"] = True
     shown = "unlimited" if value is None else value
     return rules.replace(name=f"{rules.name} {parameter}={shown}", **changes)
 
