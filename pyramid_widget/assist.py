@@ -514,9 +514,10 @@ class _Probe:
     def last_winnable_below(self, limit: int) -> int:
         return max(i for i, (v, _) in self.found.items() if v == "winnable" and i < limit)
 
-    def boundary(self) -> tuple[int, int] | None:
-        """(last winnable, first unwinnable) once they are adjacent; None if undecidable.
-        Needs position 0 winnable and the final position unwinnable."""
+    def boundary(self) -> tuple[int, int]:
+        """(last winnable, first unwinnable) positions found by bisection: adjacent unless
+        the solver left every position in between undecided. Needs position 0 winnable and
+        the final position unwinnable."""
         low, high = 0, len(self.moves)
         while high - low > 1:
             middle = (low + high) // 2
@@ -530,7 +531,7 @@ class _Probe:
                     low = self.last_winnable_below(high)
                     break
             else:
-                return None
+                break
         return low, high
 
 
@@ -559,13 +560,14 @@ def post_mortem(
     start = probe.verdict(0)
     end = probe.verdict(len(probe.moves)) if start == "winnable" else start
     bounds = probe.boundary() if (start, end) == ("winnable", "unwinnable") else None
-    if bounds is None or bounds[1] != bounds[0] + 1:
-        return _mortem(probe, start, end, None)
-    return _mortem(probe, start, end, bounds[0])
+    return _mortem(probe, start, end, bounds)
 
 
-def _mortem(probe: _Probe, start: Verdict, end: Verdict, last_good: int | None) -> PostMortem:
+def _mortem(
+    probe: _Probe, start: Verdict, end: Verdict, bounds: tuple[int, int] | None
+) -> PostMortem:
     n = len(probe.moves)
+    last_good = bounds[0] if bounds and bounds[1] == bounds[0] + 1 else None
     before_last: bool | None = None
     if last_good is not None:
         before_last = last_good == n - 1
@@ -575,12 +577,14 @@ def _mortem(probe: _Probe, start: Verdict, end: Verdict, last_good: int | None) 
         before_last = False
     move = probe.moves[last_good] if last_good is not None else None
     line = probe.found[last_good][1] if last_good is not None else None
-    detail = _mortem_text(probe, start, end, last_good)
+    detail = _mortem_text(probe, start, end, bounds)
     number = None if last_good is None else last_good + 1
     return PostMortem(start, number, move, before_last, line, detail, probe.solves)
 
 
-def _mortem_text(probe: _Probe, start: Verdict, end: Verdict, last_good: int | None) -> str:
+def _mortem_text(
+    probe: _Probe, start: Verdict, end: Verdict, bounds: tuple[int, int] | None
+) -> str:
     if start == "unknown":
         return "The solver could not decide whether this deal was winnable."
     if start == "unwinnable":
@@ -589,18 +593,19 @@ def _mortem_text(probe: _Probe, start: Verdict, end: Verdict, last_good: int | N
         if _won(probe.final):
             return "This deal was winnable from the start, and you won it."
         return "This deal was winnable from the start, and it still is."
-    if end == "unknown":
+    if end == "unknown" or bounds is None:
         return "This deal was winnable from the start; the solver could not decide the end."
-    if last_good is None:
+    low, high = bounds
+    if high != low + 1:
         return (
-            "This deal was winnable from the start; the solver could not pin down the move "
-            "that lost it."
+            f"This deal was winnable from the start. It was still winnable after move {low} "
+            f"and could not be won any more after move {high}; the solver could not decide "
+            f"the positions in between in the time it had."
         )
-    move = probe.moves[last_good]
-    better = probe.found[last_good][1]
+    move, better = probe.moves[low], probe.found[low][1]
     text = (
         f"This deal was winnable from the start. It was still winnable before move "
-        f"{last_good + 1} ({move}); after that move it could not be won any more."
+        f"{low + 1} ({move}); after that move it could not be won any more."
     )
     if better:
         text += f" Playing {better[0]} there would have kept a win in hand."

@@ -11,12 +11,13 @@ for good; from then on one Five can never be paired: the game can no longer be w
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import time
 
 import pytest
 
-from pyramid_widget import Game, Move, assist, get_rules
+from pyramid_widget import Game, Move, assist
 from pyramid_widget.assist import (
     NoWinnableDealError,
     SolverDisagreementError,
@@ -275,7 +276,7 @@ def test_post_mortem_names_the_move_that_lost_the_game() -> None:
 
 
 def test_post_mortem_when_the_last_move_lost_it() -> None:
-    game = play(trap(), "5H+8S", "draw", "draw")
+    game = play(trap(), "draw", "draw", "5H+8S")  # lost by the second draw
     assert game.status.value == "lost"
     report = post_mortem(game)
     assert (report.losing_move_number, report.winnable_before_last_move) == (3, True)
@@ -294,24 +295,53 @@ def test_post_mortem_of_hopeless_won_and_abandoned_games() -> None:
     assert going.detail == "This deal was winnable from the start, and it still is."
 
 
-def test_post_mortem_of_a_long_real_game_uses_few_solves() -> None:
-    rules = get_rules("easy")
-    number = winnable_deal(rules, start=2000, bound=40, max_seconds=5)
+def careless(rules: str, number: int) -> Game:
+    """A whole game by a careless player who draws whenever possible (deterministic)."""
     game = Game(rules, deal=number)
-    while not game.is_over and game.moves < 400:  # a careless player: always draw if possible
+    while not game.is_over:
         moves = list(game.legal_moves)
         draws = [m for m in moves if m.kind.value in ("draw", "redeal")]
         game.play(draws[0] if draws else moves[0])
-    report = post_mortem(game, max_seconds=20)
-    assert report.from_start == "winnable"
-    if game.status.value == "lost":
-        assert report.losing_move_number is not None
-        before = Game(rules, deal=number)
-        for move in game.history[: report.losing_move_number - 1]:
-            before.play(move)
-        assert report.better_line is not None and replay_wins(before, report.better_line)
-        assert winning_line(play(before, str(report.losing_move))) is None
-    assert report.solves <= 3 + max(1, game.moves).bit_length()
+    return game
+
+
+def test_post_mortem_of_a_long_real_game_uses_few_solves() -> None:
+    game = careless("medium", 2016)
+    assert game.status.value == "lost" and game.moves > 60
+    report = post_mortem(game, max_seconds=None)
+    assert report.from_start == "winnable" and report.losing_move_number is not None
+    before = Game("medium", deal=2016)
+    for move in game.history[: report.losing_move_number - 1]:
+        before.play(move)
+    assert report.better_line is not None and replay_wins(before, report.better_line)
+    assert report.losing_move == game.history[report.losing_move_number - 1]
+    assert winning_line(play(before, str(report.losing_move)), max_seconds=None) is None
+    assert report.solves <= 3 + game.moves.bit_length()
+
+
+def test_post_mortem_says_how_far_it_got_when_the_solver_gives_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the solver made to give up on every position strictly inside the game, the
+    report gives the range it could prove instead of naming a move."""
+    from pyramid_widget import solver
+
+    real = solver.solve
+    game = play(trap(), "draw", "draw", "5H+8S")  # lost by the second draw
+
+    def shy(position: Game, **limits: object) -> object:
+        if 0 < position.moves < game.moves:
+            return dataclasses.replace(real(position), verdict="unknown", moves=[])
+        return real(position, **limits)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "solve", shy)
+    report = post_mortem(game)
+    assert report.losing_move is None and report.winnable_before_last_move is None
+    assert re.search(
+        r"still winnable after move [01] and could not be won any more after "
+        r"move 3; the solver could not decide the positions in between",
+        report.detail,
+    )
 
 
 def test_assist_module_exports() -> None:
