@@ -497,11 +497,13 @@ class PyramidView {
     const s = this.model.get("stats") || {};
     if (!Object.keys(s).length) return h("p", { text: "No records yet." });
     const pct = s.win_pct === undefined ? "–" : `${Math.round(s.win_pct * 10) / 10}%`;
-    const rows = [["Rules", s.rules], ["Played", s.played], ["Won", s.won], ["Win rate", pct],
-      ["Current streak", s.current_streak], ["Best streak", s.best_streak],
+    const tiles = [["Played", s.played], ["Won", s.won], ["Win rate", pct],
+      ["Streak", s.current_streak], ["Best streak", s.best_streak],
       ["Best score", s.best_score ?? "–"], ["Best time", s.best_time == null ? "–" : formatTime(s.best_time)]];
-    return h("table.pyr-stats", { "aria-label": "Records" },
-      h("tbody", {}, ...rows.map(([k, v]) => h("tr", {}, h("th", { text: k }), h("td", { text: String(v ?? "–") })))));
+    return h("div.pyr-stats", { role: "group", "aria-label": `Records for ${s.rules}` },
+      h("div.pyr-stats-title", { text: `Records · ${s.rules}` }),
+      h("div.pyr-tiles", {}, ...tiles.map(([k, v]) => h("div.pyr-tile", { "data-stat": k },
+        h("b", { text: String(v ?? "–") }), h("span", { text: k })))));
   }
 
   // ----- intents ----------------------------------------------------------------------------

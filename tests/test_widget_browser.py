@@ -12,9 +12,16 @@ from pyramid_widget import PRESETS, Game
 from pyramid_widget.widget import PyramidWidget
 
 try:
-    from browser_support import StaticServer, bridge, open_harness, push, screenshot
+    from browser_support import SHORT_DEAL, StaticServer, bridge, open_harness, push, screenshot
 except ImportError:  # pragma: no cover - tests/ became a package
-    from tests.browser_support import StaticServer, bridge, open_harness, push, screenshot
+    from tests.browser_support import (
+        SHORT_DEAL,
+        StaticServer,
+        bridge,
+        open_harness,
+        push,
+        screenshot,
+    )
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -129,7 +136,9 @@ def test_keyboard_play(page: Any, static_server: StaticServer) -> None:
     assert w.moves == 2
 
 
-def test_tab_reaches_the_cards_and_arrows_move_focus(page: Any, static_server: StaticServer) -> None:
+def test_tab_reaches_the_cards_and_arrows_move_focus(
+    page: Any, static_server: StaticServer
+) -> None:
     show(page, static_server, PyramidWidget("medium", deal=7, records=False))
     card(page, "5C").focus()
     page.keyboard.press("ArrowDown")
@@ -222,3 +231,51 @@ def test_dark_theme_changes_the_felt(page: Any, static_server: StaticServer) -> 
     expect(page.locator(".pyr-root")).to_have_attribute("data-theme", "dark")
     assert felt.evaluate("n => getComputedStyle(n).backgroundImage") != light
     screenshot(page.locator(".view"), "harness-dark")
+
+
+def test_a_stalemate_shows_the_lost_banner(page: Any, static_server: StaticServer) -> None:
+    w = PyramidWidget("hard", records=False)
+    w.load(Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["2D"]))
+    show(page, static_server, w)
+    page.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
+    banner = page.locator(".pyr-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("No more moves")
+    assert w.status == "lost"
+    banner.locator("[data-action='new']").click()
+    expect(banner).to_be_hidden()
+    expect(page.locator(PYRAMID)).to_have_count(28)
+
+
+def test_solve_button_plays_the_line_step_by_step(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=SHORT_DEAL, records=False))
+    if not w.features["assist"]:
+        pytest.skip("pyramid_widget.solver is not available")
+    page.locator(".pyr-toolbar [data-action='solve']").click()
+    expect(page.locator(".pyr-message")).to_contain_text("Solving")
+    expect(page.locator(".pyr-banner")).to_contain_text("You won!", timeout=20_000)
+    assert w.status == "won" and w.moves == 16
+
+
+def test_stats_panel_and_truth_indicator(
+    page: Any, static_server: StaticServer, tmp_path: Any
+) -> None:
+    from pyramid_widget.records import Records
+
+    records = Records(tmp_path / "records.sqlite3")
+    w = PyramidWidget("medium", deal=SHORT_DEAL, records=records)
+    for move in "KS AS+QS".split():
+        w.play(move)
+    w.new_game(deal=SHORT_DEAL)
+    show(page, static_server, w)
+    page.locator(".pyr-toolbar [data-action='stats']").click()
+    panel = page.locator(".pyr-stats")
+    expect(panel).to_contain_text("Played")
+    expect(panel.locator("[data-stat='Played'] b")).to_have_text("1")
+    if w.features["assist"]:
+        page.locator(".pyr-toolbar [data-action='truth']").click()
+        expect(page.locator(".pyr-truth")).to_be_visible()
+        w._extras._watcher.wait(30)
+        push(page, w)
+        expect(page.locator(".pyr-truth")).not_to_have_attribute("data-state", "thinking")
+        screenshot(page.locator(".view"), "harness-stats-truth")
