@@ -28,6 +28,7 @@ A move the rules refuse is explained in friendlier words than the engine's:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,7 +39,14 @@ from pyramid_widget.lesson_model import Lesson, LessonError, Step
 from pyramid_widget.moves import Move, MoveKind
 from pyramid_widget.position import Zone
 
-__all__ = ["LessonRunner", "Outcome", "check_lesson", "explain_mistake", "mistake_kind"]
+__all__ = [
+    "LessonRunner",
+    "Outcome",
+    "check_lesson",
+    "explain_mistake",
+    "friendly_reason",
+    "mistake_kind",
+]
 
 #: What :attr:`Outcome.kind` may be.
 OUTCOME_KINDS = ("ok", "success", "progress", "mistake", "illegal", "done")
@@ -67,12 +75,27 @@ class Outcome:
         return self.kind in ("mistake", "illegal", "done")
 
 
+_CARD_CODE = re.compile(r"\b([A2-9TJQK][CDHS])\b")
+
+
+def friendly_reason(reason: str) -> str:
+    """The engine's reason with card codes spelled out, as a sentence.
+
+    >>> friendly_reason("8C is not on top of its waste pile (4S is on it)")
+    'The 8 of clubs is not on top of its waste pile (the 4 of spades is on it).'
+    >>> friendly_reason("5 + 9 = 14, not 13")
+    '5 + 9 = 14, not 13.'
+    """
+    spelled = _CARD_CODE.sub(lambda m: "the " + card_long_name(parse_card(m.group(1))), reason)
+    return _sentence(spelled)
+
+
 def _sentence(text: str) -> str:
     text = " ".join(text.split())
     if not text:
         return text
     text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", ")")) else text + "."
+    return text if text.endswith((".", "!", "?", ".)", "!)", "?)")) else text + "."
 
 
 def mistake_kind(game: Game, move: Move) -> str:
@@ -138,7 +161,7 @@ def explain_mistake(step: Step, game: Game, move: Move) -> str:
         text = step.mistakes.get("illegal")
     if text is None:
         text = _default_text(kind, game)
-    reason = _sentence(game.explain(move) or "")
+    reason = friendly_reason(game.explain(move) or "")
     names = " and ".join(f"the {card_long_name(c)}" for c in move.cards)
     filled = (
         text.replace("{reason}.", reason)

@@ -160,7 +160,7 @@ def test_engine_reason_made_friendly() -> None:
     )
     runner = runner_at(2, 4)
     assert runner.try_move("5D+8C").message == (
-        "8C is covered by 9D and 3H. A pyramid card is available only when both cards below it "
+        "The 8 of clubs is covered by the 9 of diamonds and the 3 of hearts. A pyramid card is available only when both cards below it "
         "(in the next row) are gone."
     )
 
@@ -251,7 +251,9 @@ def test_users_lesson_works_the_same_way() -> None:
     assert snapshot(runner.game) == before
     assert runner.try_move("6S+7H").kind == "success"
     assert runner.next()
-    assert runner.try_move("AD+QC").message.startswith("QC is covered by 5S and 8S")
+    assert runner.try_move("AD+QC").message.startswith(
+        "The Queen of clubs is covered by the 5 of spades and the 8 of spades"
+    )
     assert runner.try_move("KH").kind == "progress"
     assert [o.kind for o in runner.show_me()] == ["progress", "progress", "success"]
     assert runner.lesson_done() and runner.all_done
