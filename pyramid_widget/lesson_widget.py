@@ -48,6 +48,13 @@ _COLOURS = {"success": "#1b7f3b", "mistake": "#b3261e", "info": "inherit"}
 _STYLE = "<style>.pyr-in-lesson .pyr-banner { display: none !important; }</style>"
 
 
+def _html(name: str, **kwargs: Any) -> Any:
+    """An HTML widget with the DOM class ``pyr-lesson-NAME`` (for styling and tests)."""
+    box = widgets.HTML(**kwargs)
+    box.add_class(f"pyr-lesson-{name}")
+    return box
+
+
 class LessonWidget(widgets.VBox):  # type: ignore[misc]
     """Lessons played on the live board.
 
@@ -63,6 +70,7 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         self._loading = False
         self.feedback_text = ""
         self.feedback_kind = "info"
+        self._last: Outcome | None = None
         self.board = PyramidWidget(
             self.runner.game.rules,
             records=False,
@@ -70,26 +78,12 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
             move_filter=self._filter,
         )
         self.board.add_class("pyr-in-lesson")
-        self.header = widgets.HTML(layout=widgets.Layout(flex="1 1 auto"))
-        self.header.add_class("pyr-lesson-header")
+        self.header = _html("header", layout=widgets.Layout(flex="1 1 auto"))
         self.picker = widgets.Dropdown(description="Lesson:", layout=widgets.Layout(width="280px"))
         self.picker.add_class("pyr-lesson-picker")
-        self.prompt = widgets.HTML()
-        self.prompt.add_class("pyr-lesson-prompt")
-        self.feedback = widgets.HTML()
-        self.feedback.add_class("pyr-lesson-feedback")
-        self.buttons = {
-            "show": widgets.Button(description="Show me", icon="play"),
-            "restart": widgets.Button(description="Restart lesson", icon="refresh"),
-            "previous": widgets.Button(description="Previous", icon="arrow-left"),
-            "next": widgets.Button(description="Next", icon="arrow-right"),
-        }
-        for name, button in self.buttons.items():
-            button.add_class(f"pyr-lesson-{name}")
-        self.buttons["show"].on_click(lambda _: self.show_me())
-        self.buttons["restart"].on_click(lambda _: self.restart_lesson())
-        self.buttons["previous"].on_click(lambda _: self.previous())
-        self.buttons["next"].on_click(lambda _: self.next())
+        self.prompt = _html("prompt")
+        self.feedback = _html("feedback")
+        self.buttons = self._make_buttons()
         self.board.observe(self._on_event, names="last_event")
         self.picker.observe(self._on_pick, names="value")
         super().__init__(
@@ -104,6 +98,21 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         )
         self.add_class("pyr-lesson")
         self._load_step("")
+
+    def _make_buttons(self) -> dict[str, Any]:
+        actions = {
+            "show": ("Show me", "play", self.show_me),
+            "restart": ("Restart lesson", "refresh", self.restart_lesson),
+            "previous": ("Previous", "arrow-left", self.previous),
+            "next": ("Next", "arrow-right", self.next),
+        }
+        buttons = {}
+        for name, (label, icon, action) in actions.items():
+            button = widgets.Button(description=label, icon=icon)
+            button.add_class(f"pyr-lesson-{name}")
+            button.on_click(lambda _button, act=action: act())
+            buttons[name] = button
+        return buttons
 
     # -- what the learner sees ------------------------------------------------------------
 
@@ -216,9 +225,11 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
     def play(self, move: str) -> Outcome:
         """Try ``move`` (text like ``"5H+8C"`` or ``"draw"``) as if clicked on the board and
         return what happened; a refused move is explained and changes nothing."""
+        parsed = Move.parse(move)
+        self._last = None
         with contextlib.suppress(IllegalMoveError):
-            self.board.play(Move.parse(move))
-        return self._last
+            self.board.play(parsed)
+        return self._last or self.runner.judge(parsed)
 
     # -- what happens on the board --------------------------------------------------------
 
@@ -255,8 +266,6 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
             self._report(self.runner.after_move(move))
         else:
             self._report(self.runner.judge(move))
-
-    _last: Outcome = Outcome("info", "")
 
     def _report(self, outcome: Outcome) -> None:
         self._last = outcome
