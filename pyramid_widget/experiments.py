@@ -33,7 +33,7 @@ import random
 import signal
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -313,7 +313,7 @@ def _resolve(
     rules: str | RuleSet | Iterable[str | RuleSet],
     strategies: str | Strategy | Iterable[str | Strategy],
 ) -> tuple[list[RuleSet], list[Any]]:
-    rule_list = [rules] if isinstance(rules, (str, RuleSet)) else list(rules)
+    rule_list = [rules] if isinstance(rules, (str, RuleSet, Mapping)) else list(rules)
     strat_list = (
         [strategies] if isinstance(strategies, str) or callable(strategies) else list(strategies)
     )
