@@ -92,3 +92,37 @@ def test_covered_card_explained_and_show_me(lab: JupyterLab) -> None:
         lesson.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
         expect(feedback).to_contain_text("Drawing turns the next stock card face up")
         assert nb.python_json("lesson.runner.solved") is True
+
+
+def click_move(lesson: Any, move: str) -> None:
+    """Make ``move`` the way a learner does: two cards, a King twice, or the stock."""
+    if move in ("draw", "redeal"):
+        lesson.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
+        return
+    cards = move.split("+")
+    for card_id in cards if len(cards) == 2 else cards * 2:
+        lesson.locator(f".pyr-card[data-id='{card_id}'][data-zone]").click()
+
+
+@pytest.mark.slow
+def test_all_five_lessons_can_be_finished_by_clicking(lab: JupyterLab) -> None:
+    from pyramid_widget.lessons import LESSONS
+
+    with chromium_page((1280, 1200)) as page:
+        nb, lesson = open_lesson(page, lab, "01_pairs_to_13.ipynb")
+        header = lesson.locator(".pyr-lesson-header")
+        feedback = lesson.locator(".pyr-lesson-feedback")
+        for i, the_lesson in enumerate(LESSONS):
+            for j, step in enumerate(the_lesson.steps):
+                where = f"Lesson {i + 1} of 5 · Step {j + 1} of {len(the_lesson)}"
+                expect(header).to_contain_text(where)
+                expect(lesson.locator(".pyr-moves")).to_have_text("0")
+                for k, move in enumerate(step.demo):
+                    click_move(lesson, move)
+                    expect(lesson.locator(".pyr-moves")).to_have_text(str(k + 1))
+                expect(feedback).to_contain_text(step.why[:40])
+                if (i, j) != (4, len(the_lesson) - 1):
+                    lesson.locator(".pyr-lesson-next").click()
+        expect(header).to_contain_text("Lesson complete ✓")
+        screenshot(lesson, "lesson-all-done")
+        assert nb.python_json("lesson.runner.all_done") is True
