@@ -8,7 +8,7 @@ move goes through the runner (the board's ``move_filter``) before it is applied,
 try is explained and leaves the position as it was.
 
 >>> from pyramid_widget.lessons import LESSONS
->>> lw = LessonWidget(LESSONS, lesson=2)
+>>> lw = LessonWidget(LESSONS, lesson=2, demo_pause=0)
 >>> lw.progress_text
 'Lesson 3 of 5 · Step 1 of 5'
 >>> lw.board.play("QH", "AS")
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +49,14 @@ _COLOURS = {"success": "#1b7f3b", "mistake": "#b3261e", "info": "inherit"}
 _STYLE = "<style>.pyr-in-lesson .pyr-banner { display: none !important; }</style>"
 
 
+def _seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"demo_pause is a number of seconds, got {value!r}")
+    if not 0 <= value <= 5:
+        raise ValueError(f"demo_pause must be 0..5 seconds, got {value!r}")
+    return float(value)
+
+
 def _html(name: str, **kwargs: Any) -> Any:
     """An HTML widget with the DOM class ``pyr-lesson-NAME`` (for styling and tests)."""
     box = widgets.HTML(**kwargs)
@@ -59,13 +68,20 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
     """Lessons played on the live board.
 
     ``lessons``: one :class:`~pyramid_widget.lesson_model.Lesson`, a list of them, or ``None``
-    for the five built-in lessons; ``lesson``: the (0-based) lesson to open. Raises
+    for the five built-in lessons; ``lesson``: the (0-based) lesson to open; ``demo_pause``:
+    seconds "Show me" waits before each move (0 plays the demo at once). Raises
     :class:`~pyramid_widget.lesson_model.LessonError` for a lesson that cannot be completed.
     """
 
     def __init__(
-        self, lessons: Lesson | Sequence[Lesson] | None = None, *, lesson: int = 0
+        self,
+        lessons: Lesson | Sequence[Lesson] | None = None,
+        *,
+        lesson: int = 0,
+        demo_pause: float = 0.7,
     ) -> None:
+        #: Seconds "Show me" waits before each demo move, so the learner sees them one by one.
+        self.demo_pause = _seconds(demo_pause)
         self.runner = LessonRunner(lessons, lesson=lesson)
         self._loading = False
         self.feedback_text = ""
@@ -218,6 +234,7 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         self.runner.restart_step()
         self._load_step("")
         for move in self.runner.step.demo:
+            time.sleep(self.demo_pause)  # the page gets each move as it happens
             self.board.play(Move.parse(move))
         steps = "; then ".join(describe_move(Move.parse(m)) for m in self.runner.step.demo)
         self._say(f"Here is how: {steps}. {self.feedback_text}", "success")
@@ -247,7 +264,7 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         event = change["new"]
         kind, ok, move = event.get("kind"), event.get("ok"), event.get("move") or ""
         if kind in _MOVE_KINDS and move:
-            self._on_move(move, bool(ok))
+            self._on_move(move, bool(ok), str(event.get("message") or ""))
         elif kind == "select" and not ok and event.get("cards"):
             why = self.runner.explain_touch(event["cards"][0])
             if why:
@@ -261,11 +278,14 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         elif kind == "redo" and ok and move:
             self._report(self.runner.after_move(move))
 
-    def _on_move(self, move: str, ok: bool) -> None:
+    def _on_move(self, move: str, ok: bool, board_says: str) -> None:
         if ok:
             self._report(self.runner.after_move(move))
-        else:
-            self._report(self.runner.judge(move))
+            return
+        outcome = self.runner.judge(move)
+        if outcome.kind == "ok":  # refused by the board itself (paused, say): its words
+            outcome = Outcome("illegal", board_says, move)
+        self._report(outcome)
 
     def _report(self, outcome: Outcome) -> None:
         self._last = outcome

@@ -62,7 +62,7 @@ def test_touching_a_covered_card_explains_it() -> None:
 
 
 def test_show_me_plays_the_step_and_lesson_complete() -> None:
-    lw = LessonWidget(lesson=1)
+    lw = LessonWidget(lesson=1, demo_pause=0)
     for step in range(len(LESSONS[1])):
         lw.jump(1, step)
         lw.buttons["show"].click()
@@ -150,3 +150,24 @@ def test_bad_arguments() -> None:
         LessonWidget([])
     with pytest.raises(IndexError, match="lesson must be"):
         LessonWidget(lesson=9)
+
+
+def test_paused_board_says_so() -> None:
+    lw = LessonWidget()
+    click(lw, kind="pause")
+    click(lw, kind="pair", cards=["5H", "8C"])
+    assert "paused" in lw.feedback_text and lw.feedback_kind == "mistake"
+    click(lw, kind="resume")
+    click(lw, kind="pair", cards=["5H", "8C"])
+    assert lw.runner.solved
+
+
+def test_show_me_pauses_before_each_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    slept: list[float] = []
+    monkeypatch.setattr("pyramid_widget.lesson_widget.time.sleep", slept.append)
+    lw = LessonWidget(demo_pause=0.25)
+    lw.jump(0, 4)
+    lw.show_me()
+    assert slept == [0.25, 0.25, 0.25] and lw.runner.solved
+    with pytest.raises(ValueError, match=r"0\.\.5 seconds"):
+        LessonWidget(demo_pause=-1)
