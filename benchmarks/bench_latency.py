@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from browser_support import (  # noqa: E402 - after the path tweak above
+from browser_support import (
     ARTIFACTS,
     REPO,
     SHORT_DEAL,
@@ -76,24 +76,24 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run() -> dict[str, Any]:
-    with JupyterLab([REPO / "notebooks" / "00_play.ipynb"]) as lab:
-        with chromium_page((1280, 1100)) as page:
-            nb = LabPage(page, lab).open("00_play.ipynb")
-            nb.run_all(wait_for=".pyr-card[data-zone='pyramid']")
-            root = page.locator(".pyr-root").first
-            root.locator(".pyr-toolbar [data-action='new']").click()
-            root.locator(".pyr-deal-input").fill(SHORT_DEAL)
-            root.locator("[data-action='deal']").click()
-            page.wait_for_function("document.querySelector('.pyr-moves').textContent === '0'")
-            page.wait_for_selector(".pyr-card[data-id='KC'][data-zone='pyramid']")
-            page.evaluate(INSTALL_PROBE)
-            for n, selectors in enumerate(clicks(), start=1):
-                for selector in selectors:
-                    root.locator(selector).click()
-                page.wait_for_function(f"window.__lat.length >= {n}", timeout=10_000)
-            samples: list[float] = page.evaluate("window.__lat")
-            status = nb.python_json("w.status")
-            baseline: list[float] = page.evaluate(BASELINE, 50)
+    notebook = REPO / "notebooks" / "00_play.ipynb"
+    with JupyterLab([notebook]) as lab, chromium_page((1280, 1100)) as page:
+        nb = LabPage(page, lab).open("00_play.ipynb")
+        nb.run_all(wait_for=".pyr-card[data-zone='pyramid']")
+        root = page.locator(".pyr-root").first
+        root.locator(".pyr-toolbar [data-action='new']").click()
+        root.locator(".pyr-deal-input").fill(SHORT_DEAL)
+        root.locator("[data-action='deal']").click()
+        page.wait_for_function("document.querySelector('.pyr-moves').textContent === '0'")
+        page.wait_for_selector(".pyr-card[data-id='KC'][data-zone='pyramid']")
+        page.evaluate(INSTALL_PROBE)
+        for n, selectors in enumerate(clicks(), start=1):
+            for selector in selectors:
+                root.locator(selector).click()
+            page.wait_for_function(f"window.__lat.length >= {n}", timeout=10_000)
+        samples: list[float] = page.evaluate("window.__lat")
+        status = nb.python_json("w.status")
+        baseline: list[float] = page.evaluate(BASELINE, 50)
     return {
         "baseline_median_ms": round(statistics.median(baseline), 1),
         "baseline_p95_ms": round(percentile(baseline, 0.95), 1),

@@ -337,21 +337,32 @@ class LabPage:
 
 @contextlib.contextmanager
 def chromium_page(
-    viewport: tuple[int, int] = (1280, 900), *, color_scheme: str = "light"
+    viewport: tuple[int, int] = (1280, 900),
+    *,
+    color_scheme: str = "light",
+    browser: Any = None,
 ) -> Iterator[Any]:
-    """A fresh Chromium page (its own browser), closed afterwards."""
+    """A fresh page in its own browser context, closed afterwards. Pass ``browser`` (e.g. the
+    ``chromium`` fixture) inside pytest: Playwright's sync API cannot be started twice in one
+    thread. Without it, a private Chromium is launched (scripts, benchmarks)."""
+    size = {"width": viewport[0], "height": viewport[1]}
+    if browser is not None:
+        context = browser.new_context(viewport=size, color_scheme=color_scheme)
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+        return
     from playwright.sync_api import sync_playwright
 
     require_chromium()
     with sync_playwright() as p:
-        browser = launch_chromium(p)
+        own = launch_chromium(p)
         try:
-            context = browser.new_context(
-                viewport={"width": viewport[0], "height": viewport[1]}, color_scheme=color_scheme
-            )
+            context = own.new_context(viewport=size, color_scheme=color_scheme)
             yield context.new_page()
         finally:
-            browser.close()
+            own.close()
 
 
 def retry(action: Callable[[], Any], attempts: int = 3, pause: float = 0.5) -> Any:

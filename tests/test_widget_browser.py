@@ -264,7 +264,7 @@ def test_stats_panel_and_truth_indicator(
 
     records = Records(tmp_path / "records.sqlite3")
     w = PyramidWidget("medium", deal=SHORT_DEAL, records=records)
-    for move in "KS AS+QS".split():
+    for move in ["KS", "AS+QS"]:
         w.play(move)
     w.new_game(deal=SHORT_DEAL)
     show(page, static_server, w)

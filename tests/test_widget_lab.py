@@ -43,8 +43,8 @@ def lab() -> Iterator[JupyterLab]:
 
 
 @pytest.fixture()
-def notebook(lab: JupyterLab) -> Iterator[LabPage]:
-    with chromium_page((1280, 1100)) as page:
+def notebook(lab: JupyterLab, chromium: Any) -> Iterator[LabPage]:
+    with chromium_page((1280, 1100), browser=chromium) as page:
         nb = LabPage(page, lab).open("00_play.ipynb")
         nb.run_all(wait_for=".pyr-card[data-zone='pyramid']")
         yield nb
