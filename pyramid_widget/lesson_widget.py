@@ -45,8 +45,14 @@ __all__ = ["LessonWidget"]
 LESSON_CONTROLS = ["restart", "help"]
 _MOVE_KINDS = ("pair", "king", "draw", "redeal", "cell")
 _COLOURS = {"success": "#1b7f3b", "mistake": "#b3261e", "info": "inherit"}
-# The board's won/lost banner offers "New deal"; a lesson says what happened in its own words.
-_STYLE = "<style>.pyr-in-lesson .pyr-banner { display: none !important; }</style>"
+# On a lesson board: the won/lost banner (it offers "New deal") is hidden, as the lesson says
+# what happened in its own words; so is the discard pile, which holds every card a hand-made
+# position leaves out (48 of them for a four-card step), and the "custom deal" label.
+_STYLE = (
+    "<style>.pyr-in-lesson .pyr-banner, .pyr-in-lesson .pyr-deal { display: none !important; }"
+    " .pyr-in-lesson .pyr-slot[data-zone='discard'], .pyr-in-lesson .pyr-card[data-zone='discard']"
+    " { visibility: hidden !important; }</style>"
+)
 
 
 def _seconds(value: object) -> float:

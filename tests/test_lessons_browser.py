@@ -62,6 +62,7 @@ def test_wrong_then_right_move_by_clicking(lab: JupyterLab) -> None:
         expect(header).to_contain_text("●○○○○○")
         # The step leaves no move on the board; the board's "No more moves" banner stays hidden.
         expect(lesson.locator(".pyr-banner")).to_be_hidden()
+        expect(lesson.locator(".pyr-card[data-zone='discard']")).to_be_hidden()
         screenshot(lesson, "lesson-success")
 
         lesson.locator(".pyr-lesson-next").click()
