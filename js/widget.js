@@ -652,10 +652,11 @@ class PyramidView {
     else if (key === "c" || key === "C") this.toCell();
     else if (key === "?") this.togglePanel("help");
     else done = false;
-    if (done) {
-      e.stopPropagation();
-      if (!(key === "Enter" && e.target.tagName === "BUTTON")) e.preventDefault();
-    }
+    if (done && !(key === "Enter" && e.target.tagName === "BUTTON")) e.preventDefault();
+    // Keep every plain key away from the notebook's command-mode shortcuts ("a", "b", "d d",
+    // "m" would edit cells) while focus is in the widget; Tab, Shift+Enter and chords pass.
+    const chord = ctrl || e.altKey || (key === "Enter" && e.shiftKey);
+    if (done || (!chord && key !== "Tab")) e.stopPropagation();
   }
 
   focusables() {

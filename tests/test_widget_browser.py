@@ -279,3 +279,19 @@ def test_stats_panel_and_truth_indicator(
         push(page, w)
         expect(page.locator(".pyr-truth")).not_to_have_attribute("data-state", "thinking")
         screenshot(page.locator(".view"), "harness-stats-truth")
+
+
+def test_egypt_round_complete_banner_deals_the_next_round(
+    page: Any, static_server: StaticServer
+) -> None:
+    w = PyramidWidget("egypt", records=False)
+    w.load(Game.from_position("egypt", pyramid=[None] * 27 + ["KS"], stock=["2C", "3C", "4C"]))
+    show(page, static_server, w)
+    card(page, "KS").click()
+    card(page, "KS").click()
+    banner = page.locator(".pyr-banner")
+    expect(banner).to_contain_text("Round 1 complete!")
+    banner.locator("[data-action='next-round']").click()
+    expect(page.locator(PYRAMID)).to_have_count(28)
+    expect(banner).to_be_hidden()
+    assert w.game.round == 2 and w.status == "playing"

@@ -60,6 +60,9 @@ def deal_by_hand(root: Any, rules: str, deal: str) -> None:
     root.locator(".pyr-rules-select").select_option(rules)
     root.locator(".pyr-deal-input").fill(deal)
     root.locator("[data-action='deal']").click()
+    title = f"deal #{deal}" if deal.isdigit() else "custom deal"
+    expect(root.locator(".pyr-deal")).to_have_text(title)
+    expect(root.locator(".pyr-moves")).to_have_text("0")
 
 
 def test_win_a_short_deal_by_clicks_in_jupyterlab(notebook: LabPage) -> None:
@@ -106,3 +109,24 @@ def test_screenshots_light_and_dark(notebook: LabPage) -> None:
     screenshot(page.locator(WIDGET).first, "lab-dark", also=REPO / "docs" / "screenshot-dark.png")
     assert notebook.python_json("w.moves") == 2
     notebook.theme("light")
+
+
+def test_keyboard_play_in_jupyterlab_does_not_trigger_notebook_shortcuts(
+    notebook: LabPage,
+) -> None:
+    page = notebook.page
+    root = page.locator(".pyr-root").first
+    deal_by_hand(root, "medium", "7")
+    cells = page.locator(".jp-Notebook .jp-Cell").count()
+    root.locator(".pyr-card[data-id='QC'][data-zone]").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    expect(root.locator(".pyr-card[data-id='AC'][data-zone]")).to_have_count(0)
+    for key in ("d", "d", "a", "b", "m", "u", "r", "h"):  # d d / a / b / m are notebook shortcuts
+        page.keyboard.press(key)
+    expect(root.locator(".pyr-moves")).to_have_text("3")
+    expect(root.locator(".is-hint")).not_to_have_count(0)
+    assert page.locator(".jp-Notebook .jp-Cell").count() == cells
+    assert page.locator(".jp-Notebook .jp-MarkdownCell").count() == 4
+    assert notebook.python_json("[w.moves, w.last_event['kind']]") == [3, "hint"]
