@@ -46,6 +46,7 @@ from pyramid_widget.fastplay import (
     DRAW,
     PLAYING,
     RANK,
+    REDEAL,
     WON,
     FastGame,
     FastMove,
@@ -57,7 +58,7 @@ from pyramid_widget.game import Game
 from pyramid_widget.layout import COVERED_BY_MASK, COVERS
 from pyramid_widget.moves import Move
 from pyramid_widget.position import Status
-from pyramid_widget.rules import RuleSet, get_rules
+from pyramid_widget.rules import CLASSIC_ZONES, RuleSet, get_rules
 
 Strategy = Callable[[Game, random.Random], "Move | str"]
 """The strategy protocol: ``strategy(game, rng) -> Move`` (or the move's text)."""
@@ -180,6 +181,9 @@ class Greedy:
         After a draw chosen because nothing else was worth doing, only the newly drawn
         cards can change that, so the loop keeps drawing while they pair with nothing.
         """
+        if type(self) is Greedy and _is_classic(fg.rules):
+            _classic_greedy_playout(fg, max_moves)
+            return
         history = fg.history
         while fg.status == PLAYING and len(history) < max_moves:
             move = self.pick(fg, fg.legal(), rng)
@@ -205,6 +209,86 @@ def _draw_opened(fg: FastGame) -> bool:
         prank = fg.prank
         return any(prank[r] for r in fg._partners[top])
     return bool(fg.removals())
+
+
+def _is_classic(rules: RuleSet) -> bool:
+    """Classic Pyramid: sum-13 pairs, lone Kings, one waste pile, draw one, no cells."""
+    return (
+        rules.pairing == "sum13"
+        and rules.kings_alone
+        and rules.waste_piles == 1
+        and rules.draw_count == 1
+        and not rules.cells
+        and not rules.stock_top_available
+        and rules.pair_zones == CLASSIC_ZONES
+    )
+
+
+def _classic_pick(fg: FastGame) -> FastMove:
+    """:func:`greedy_pick` over the legal moves, computed directly for classic rules.
+
+    The hot loop of the benchmarks; the parity tests check it against the engine path.
+    Kings outrank pairs, pyramid pairs outrank pyramid+waste pairs (see :func:`greedy_key`).
+    """
+    pyr, pos_of, mask, free = fg.pyr, fg.pos_of, fg.mask, fg.free
+    cards = []
+    while free:
+        low = free & -free
+        cards.append(pyr[low.bit_length() - 1])
+        free ^= low
+    waste = fg.wastes[0]
+    top = waste[-1] if waste else -1
+    found: list[tuple[tuple[int, ...], FastMove]] = [
+        ((1, uncovers(mask, [pos_of[c]])), ("king", (c,))) for c in cards if c >= 48
+    ]
+    if top >= 48:
+        found.append(((0, 0), ("king", (top,))))
+    if not found:
+        for i, a in enumerate(cards):
+            wanted = 13 - RANK[a]
+            for b in cards[i + 1 :]:
+                if RANK[b] == wanted:
+                    unc = uncovers(mask, [pos_of[a], pos_of[b]])
+                    found.append(((2, unc), ("pair", (a, b) if a < b else (b, a))))
+    if not found and top >= 0:
+        wanted = 13 - RANK[top]
+        for a in cards:
+            if RANK[a] == wanted:
+                move = ("pair", (a, top) if a < top else (top, a))
+                found.append(((1, uncovers(mask, [pos_of[a]])), move))
+    if found:
+        best = max(key for key, _ in found)
+        return min(move for key, move in found if key == best)
+    return DRAW if fg.stock else REDEAL
+
+
+def _classic_greedy_playout(fg: FastGame, max_moves: int) -> None:
+    """Greedy playout for classic rules, with the draws that change nothing done inline."""
+    history, stock, waste, prank, drawn_at = (
+        fg.history,
+        fg.stock,
+        fg.wastes[0],
+        fg.prank,
+        fg.drawn_at,
+    )
+    while fg.status == PLAYING and len(history) < max_moves:
+        move = _classic_pick(fg)
+        if move is not DRAW:
+            fg.play(move)
+            stock = fg.stock  # a redeal makes a new stock list
+            continue
+        while True:  # draw until the new waste top pairs or is a King
+            card = stock.pop()
+            waste.append(card)
+            drawn_at[card] = fg.draws
+            fg.draws += 1
+            history.append(DRAW)
+            if not stock:
+                fg._judge()
+                break
+            rank = RANK[card]
+            if rank == 13 or prank[13 - rank] or len(history) >= max_moves:
+                break
 
 
 class Lookahead(Greedy):
