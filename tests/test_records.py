@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -184,3 +187,42 @@ def test_the_file_is_in_wal_mode(tmp_path: Path) -> None:
     with Records(tmp_path / "r.sqlite3") as records:
         mode = records._conn.execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
+
+
+SAVER = """
+import sys, time
+from pyramid_widget import Game
+from pyramid_widget.records import Records
+game = Game("relaxed", deal=2024)
+for move in ["draw"] * 6:
+    game.play(move)
+game.undo()
+game.undo()
+game.redo()
+time.sleep(0.3)
+game.pause()
+with Records(sys.argv[1]) as records:
+    records.save_game(game, name="yesterday")
+print(game.to_json())
+"""
+
+
+def test_a_game_saved_by_one_process_resumes_in_another(tmp_path: Path) -> None:
+    """A kernel restart, for real: the game is saved by a child process that then exits."""
+    root = Path(__file__).resolve().parents[1]
+    path = tmp_path / "records.sqlite3"
+    done = subprocess.run(
+        [sys.executable, "-c", SAVER, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        check=True,
+    )
+    saved = json.loads(done.stdout)
+    with Records(path) as records:
+        back = records.load_game("yesterday")
+    resumed = json.loads(back.to_json())
+    assert resumed.pop("elapsed") == pytest.approx(saved.pop("elapsed"), abs=0.05)
+    assert resumed == saved  # moves with their times, the redo list, score, deal: all of it
+    assert back.can_undo and back.can_redo and back.moves == 5
