@@ -4,6 +4,7 @@ solver. Solver tests need ``pyramid_widget.solver``; the widget without it is te
 from __future__ import annotations
 
 import importlib.util
+import time
 from pathlib import Path
 from typing import Any
 
@@ -142,3 +143,18 @@ def test_winnable_deal_option() -> None:
     w = PyramidWidget("easy", deal=1, records=False)
     ev = send(w, kind="new", rules="easy", winnable=True)
     assert ev["ok"] and w.board["deal_number"] is not None
+
+
+@needs_solver
+def test_a_loss_with_the_indicator_on_gets_a_post_mortem() -> None:
+    w = PyramidWidget("hard", deal=7, records=False)
+    send(w, kind="truth", on=True)
+    while w.status == "playing":
+        w.draw() if w.board["can_draw"] else w.play(next(iter(w.game.legal_moves)))
+    assert w.status == "lost"
+    deadline = time.monotonic() + 60
+    while not w.truth.get("post_mortem") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "won" in w.truth["post_mortem"]
+    assert w.post_mortem().detail == w.truth["post_mortem"]
+    w.close()
