@@ -46,10 +46,10 @@ import os
 import sqlite3
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from pyramid_widget.game import Game
@@ -71,6 +71,7 @@ __all__ = [
 DATA_DIR_ENV = "PYRAMID_WIDGET_DATA_DIR"
 FILE_NAME = "records.sqlite3"
 RESULTS = ("won", "lost", "abandoned")
+T = TypeVar("T")
 _BUSY_TIMEOUT_MS = 30_000
 _MAX_NAME = 200
 
@@ -297,21 +298,34 @@ class Records:
         where = "memory" if self.path is None else str(self.path)
         return f"Records({where!r})"
 
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One short write transaction, taken at once (``BEGIN IMMEDIATE``)."""
+    def _write(self, action: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``action`` in one short write transaction (``BEGIN IMMEDIATE``). Should the
+        file fail under us (damaged, made read-only, disk full), go on in memory, warning."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+                return _transaction(self._conn, action)
+            except sqlite3.DatabaseError as exc:
+                if self.path is None:
+                    raise
+                self._lose_file(exc)
+                return _transaction(self._conn, action)
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            return self._conn.execute(sql, params).fetchall()
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.DatabaseError as exc:
+                if self.path is None:
+                    raise
+                self._lose_file(exc)
+                return self._conn.execute(sql, params).fetchall()
+
+    def _lose_file(self, exc: sqlite3.DatabaseError) -> None:
+        target, self.path = self.path, None
+        assert target is not None
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+        self._conn = self._fallback(target, exc)
 
     # -- finished games ------------------------------------------------------------------
 
@@ -329,14 +343,16 @@ class Records:
         'lost'
         """
         row = _game_row(game, when)
-        with self._write() as conn:
+
+        def insert(conn: sqlite3.Connection) -> int:
             cursor = conn.execute(
                 "INSERT INTO games (rules, rules_json, deal, deal_number, result, score, seconds,"
                 " moves, rounds, finished_at, game_json) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 row,
             )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+            return int(cursor.lastrowid or 0)
+
+        return self._write(insert)
 
     def games(
         self, rules: str | None = None, *, result: str | None = None, limit: int | None = None
@@ -394,14 +410,18 @@ class Records:
         name replaces that save. Raises :class:`RecordsError` for an empty or overlong name.
         """
         text = game.to_json()
-        with self._write() as conn:
-            final = _check_name(name) if name is not None else _fresh_name(conn, game)
+        checked = None if name is None else _check_name(name)
+
+        def save(conn: sqlite3.Connection) -> str:
+            final = checked or _fresh_name(conn, game)
             conn.execute(
                 "INSERT OR REPLACE INTO saved_games (name, rules, saved_at, moves, score,"
                 " game_json) VALUES (?,?,?,?,?,?)",
                 (final, game.rules.name, _now(), int(game.moves), int(game.score), text),
             )
-        return final
+            return final
+
+        return self._write(save)
 
     def load_game(self, name: str) -> Game:
         """The saved game, exactly as it was (undo and redo included).
@@ -434,9 +454,8 @@ class Records:
 
     def delete_saved(self, name: str) -> None:
         """Delete a saved game; :class:`UnknownSavedGameError` if there is none by that name."""
-        with self._write() as conn:
-            deleted = conn.execute("DELETE FROM saved_games WHERE name = ?", (name,)).rowcount
-        if not deleted:
+        sql = "DELETE FROM saved_games WHERE name = ?"
+        if not self._write(lambda conn: conn.execute(sql, (name,)).rowcount):
             raise UnknownSavedGameError(self._unknown_text(name))
 
     def _unknown_text(self, name: str) -> str:
@@ -565,6 +584,18 @@ def _connect_file(target: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _transaction(conn: sqlite3.Connection, action: Callable[[sqlite3.Connection], T]) -> T:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = action(conn)
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return result
 
 
 def _retry_busy(action: Callable[[], object], attempts: int = 200) -> None:

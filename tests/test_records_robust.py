@@ -213,3 +213,21 @@ def test_someone_elses_database_is_left_alone(tmp_path: Path) -> None:
         tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master")]
     conn.close()
     assert tables == ["ledger"]
+
+
+def test_a_disk_that_fills_up_during_play_loses_nothing(tmp_path: Path) -> None:
+    """The file stops taking writes while a store has it open (SQLite's own page limit makes
+    the disk "full": SQLITE_FULL). The store warns, copies what the file holds into memory and
+    goes on there: every game recorded, before and after, is still counted."""
+    path = tmp_path / "records.sqlite3"
+    records = Records(path)
+    records.record_game(won())
+    pages = records._conn.execute("PRAGMA page_count").fetchone()[0]
+    records._conn.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.warns(RecordsWarning, match=f"cannot write the records file {path}") as caught:
+        for _ in range(20):
+            records.record_game(won())
+    assert "full" in str(caught[0].message) and "copied into memory" in str(caught[0].message)
+    assert records.in_memory and records.warning is not None
+    assert records.stats("medium").won == 21
+    records.close()
