@@ -49,12 +49,24 @@ import warnings
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
+
+from pyramid_widget.records_schema import (
+    CURRENT_VERSION,
+    SchemaError,
+    T,
+    connect_file,
+    copy_readonly,
+    is_corruption,
+    migrate,
+    transaction,
+)
 
 if TYPE_CHECKING:
     from pyramid_widget.game import Game
 
 __all__ = [
+    "CURRENT_VERSION",
     "DATA_DIR_ENV",
     "FILE_NAME",
     "RESULTS",
@@ -71,8 +83,6 @@ __all__ = [
 DATA_DIR_ENV = "PYRAMID_WIDGET_DATA_DIR"
 FILE_NAME = "records.sqlite3"
 RESULTS = ("won", "lost", "abandoned")
-T = TypeVar("T")
-_BUSY_TIMEOUT_MS = 30_000
 _MAX_NAME = 200
 
 
@@ -189,15 +199,6 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _is_corruption(exc: sqlite3.DatabaseError) -> bool:
-    """True for "not a database" / "malformed" errors; False for locks, permissions, I/O."""
-    name = getattr(exc, "sqlite_errorname", "")
-    if name:
-        return name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT"))
-    text = str(exc).lower()
-    return "not a database" in text or "malformed" in text
-
-
 class Records:
     """The records store. Thread-safe; open as many as you like on the same file.
 
@@ -226,9 +227,9 @@ class Records:
             return self._memory()
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            conn = _connect_file(target)
+            conn = connect_file(target)
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, SchemaError) or not _is_corruption(exc):
+            if isinstance(exc, SchemaError) or not is_corruption(exc):
                 return self._fallback(target, exc)
             return self._move_aside_and_retry(target, exc)
         except (OSError, ValueError) as exc:
@@ -245,7 +246,7 @@ class Records:
                 side = target.with_name(target.name + suffix)
                 if side.exists():
                     side.rename(aside.with_name(aside.name + suffix))
-            conn = _connect_file(target)
+            conn = connect_file(target)
         except (OSError, sqlite3.Error) as again:
             return self._fallback(target, again)
         self._warn(
@@ -256,7 +257,7 @@ class Records:
         return conn
 
     def _fallback(self, target: Path, exc: BaseException) -> sqlite3.Connection:
-        conn = None if isinstance(exc, SchemaError) else _copy_readonly(target)
+        conn = None if isinstance(exc, SchemaError) else copy_readonly(target)
         kept = " (the games already there were copied into memory)" if conn else ""
         problem = (
             f"the records file {target} cannot be used: {exc}"
@@ -303,12 +304,12 @@ class Records:
         file fail under us (damaged, made read-only, disk full), go on in memory, warning."""
         with self._lock:
             try:
-                return _transaction(self._conn, action)
+                return transaction(self._conn, action)
             except sqlite3.DatabaseError as exc:
                 if self.path is None:
                     raise
                 self._lose_file(exc)
-                return _transaction(self._conn, action)
+                return transaction(self._conn, action)
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -464,175 +465,6 @@ class Records:
             "there are " + ", ".join(map(repr, names)) if names else "there are no saved games"
         )
         return f"no saved game named {name!r}; {listing}"
-
-
-# -- schema --------------------------------------------------------------------------------
-
-CURRENT_VERSION = 2
-
-_TABLES_V2 = (
-    """CREATE TABLE IF NOT EXISTS games (
-        id INTEGER PRIMARY KEY,
-        rules TEXT NOT NULL,
-        rules_json TEXT NOT NULL DEFAULT '{}',
-        deal TEXT NOT NULL,
-        deal_number INTEGER,
-        result TEXT NOT NULL,
-        score INTEGER NOT NULL,
-        seconds REAL NOT NULL,
-        moves INTEGER NOT NULL,
-        rounds INTEGER NOT NULL DEFAULT 0,
-        finished_at TEXT NOT NULL,
-        game_json TEXT)""",
-    "CREATE INDEX IF NOT EXISTS games_by_rules ON games (rules, id)",
-    """CREATE TABLE IF NOT EXISTS saved_games (
-        name TEXT PRIMARY KEY,
-        rules TEXT NOT NULL,
-        saved_at TEXT NOT NULL,
-        moves INTEGER NOT NULL,
-        score INTEGER NOT NULL,
-        game_json TEXT NOT NULL)""",
-)
-
-
-class SchemaError(sqlite3.DatabaseError):
-    """The file is a database, but not one this version can use (foreign or newer)."""
-
-
-def create_current(conn: sqlite3.Connection) -> None:
-    """Create the current schema in an empty database (inside the caller's transaction)."""
-    for statement in _TABLES_V2:
-        conn.execute(statement)
-    conn.execute(f"PRAGMA user_version = {CURRENT_VERSION}")
-
-
-def _v1_to_v2(conn: sqlite3.Connection) -> None:
-    from pyramid_widget import PRESETS
-
-    conn.execute("ALTER TABLE games RENAME COLUMN played_at TO finished_at")
-    for column in (
-        "rules_json TEXT NOT NULL DEFAULT '{}'",
-        "deal_number INTEGER",
-        "rounds INTEGER NOT NULL DEFAULT 0",
-        "game_json TEXT",
-    ):
-        conn.execute(f"ALTER TABLE games ADD COLUMN {column}")
-    for name, preset in PRESETS.items():
-        text = json.dumps(preset.to_dict(), sort_keys=True)
-        conn.execute("UPDATE games SET rules_json = ? WHERE rules = ?", (text, name))
-    for statement in _TABLES_V2[1:]:
-        conn.execute(statement)
-
-
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
-"""``MIGRATIONS[v]`` turns a version ``v`` file into version ``v + 1``."""
-
-
-def _check_version(conn: sqlite3.Connection) -> int:
-    """The file's schema version; :class:`SchemaError` for a newer or a foreign database."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-        raise SchemaError("it is a database, but not a pyramid-widget records file")
-    if version > CURRENT_VERSION:
-        raise SchemaError(
-            f"it was written by a newer pyramid-widget (schema version {version}; "
-            f"this one knows up to {CURRENT_VERSION})"
-        )
-    return version
-
-
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring a records database to the current schema in one transaction; return the version
-    it had. Raises :class:`SchemaError` for a newer or a foreign database (left untouched)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        version = _check_version(conn)  # again: another process may have migrated meanwhile
-        if version == 0:
-            create_current(conn)
-        else:
-            for step in range(version, CURRENT_VERSION):
-                MIGRATIONS[step](conn)
-            conn.execute(f"PRAGMA user_version = {CURRENT_VERSION}")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-    return version
-
-
-# -- helpers -------------------------------------------------------------------------------
-
-
-def _connect_file(target: Path) -> sqlite3.Connection:
-    """Open (creating or migrating) a records file; raises sqlite3 / OS errors."""
-    conn = sqlite3.connect(
-        str(target), timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-        check_same_thread=False,
-    )  # fmt: skip
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-        check = conn.execute("PRAGMA quick_check").fetchone()
-        if check is None or check[0] != "ok":
-            raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
-        # Schema first, WAL after: a file we cannot use is left byte for byte alone, and two
-        # processes creating the same new file lock it the same way (WAL on an empty file
-        # is not yet recorded in it, so they could otherwise both think they hold the lock).
-        migrate(conn)
-        _retry_busy(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
-        conn.execute("PRAGMA synchronous = NORMAL")
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
-def _transaction(conn: sqlite3.Connection, action: Callable[[sqlite3.Connection], T]) -> T:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = action(conn)
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-    return result
-
-
-def _retry_busy(action: Callable[[], object], attempts: int = 200) -> None:
-    """Run ``action``, retrying while another connection briefly holds the file."""
-    import time
-
-    for attempt in range(attempts):
-        try:
-            action()
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or attempt == attempts - 1:
-                raise
-            time.sleep(0.01)
-
-
-def _copy_readonly(target: Path) -> sqlite3.Connection | None:
-    """An in-memory copy of a readable records file (migrated); None if there is none."""
-    if not target.is_file():
-        return None
-    # A WAL file in a read-only place cannot get its shared-memory index, so read-only mode
-    # fails; "immutable" then reads the main file as it stands (the last checkpoint).
-    for query in ("mode=ro", "immutable=1"):
-        into = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        try:
-            source = sqlite3.connect(f"{target.resolve().as_uri()}?{query}", uri=True)
-            try:
-                _check_version(source)
-                source.backup(into)
-            finally:
-                source.close()
-            migrate(into)
-        except (sqlite3.Error, OSError):
-            into.close()
-            continue
-        return into
-    return None
 
 
 def _check_result(result: str) -> None:
