@@ -33,7 +33,7 @@ import random
 import signal
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -531,6 +531,3 @@ def _variant(rules: RuleSet, parameter: str, value: Any) -> RuleSet:
         changes["stall_rule"] = True
     shown = "unlimited" if value is None else value
     return rules.replace(name=f"{rules.name} {parameter}={shown}", **changes)
-
-
-ProgressFactory = Callable[[int, bool], Any]

@@ -38,7 +38,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from pyramid_widget.deals import coerce_deal
 from pyramid_widget.errors import IllegalMoveError
@@ -84,16 +84,6 @@ class Outcome:
     def won(self) -> bool:
         """Whether the game was won (``False`` for lost and unknown)."""
         return self.result == "won"
-
-
-class FastStrategy(Protocol):
-    """A built-in strategy: callable on a Game, and able to play a whole game fast."""
-
-    name: str
-
-    def __call__(self, game: Game, rng: random.Random) -> Move: ...
-
-    def playout(self, fg: FastGame, rng: random.Random, max_moves: int) -> None: ...
 
 
 # -- shared decision rules (the same code decides on both paths) ------------------------
