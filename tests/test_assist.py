@@ -276,7 +276,7 @@ def test_post_mortem_names_the_move_that_lost_the_game() -> None:
 
 
 def test_post_mortem_when_the_last_move_lost_it() -> None:
-    game = play(trap(), "draw", "draw", "5H+8S")  # lost by the second draw
+    game = play(trap(), "5H+8S", "draw", "draw")
     assert game.status.value == "lost"
     report = post_mortem(game)
     assert (report.losing_move_number, report.winnable_before_last_move) == (3, True)
