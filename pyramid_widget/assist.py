@@ -56,6 +56,7 @@ INTERACTIVE_SECONDS = 10.0
 DEAL_SECONDS = 2.0
 """Default time budget per deal tried by :func:`winnable_deal`."""
 _RANDOM_START_LIMIT = 10**9
+_SLICES = (0.25, 1.0, 4.0)
 
 
 class NoWinnableDealError(ValueError):
@@ -384,15 +385,35 @@ class TruthWatcher:
                 self._pending = None
                 self._busy = True
             try:
-                self._deliver(self._work(game, token))
+                report = self._work(game, token)
+                if report is not None:
+                    self._deliver(report)
             finally:
                 with self._cond:
                     self._busy = False
                     self._cond.notify_all()
 
-    def _work(self, game: Game, token: int) -> TruthReport:
+    def _slices(self) -> list[float | None]:
+        """Growing time budgets for one position: most positions are decided in the first,
+        and between slices a newer submission can take over (the solver cannot be stopped
+        from outside, so a stale search ends at the end of its slice)."""
+        final = self._max_seconds
+        steps: list[float | None] = [s for s in _SLICES if final is None or s < final]
+        return [*steps, final]
+
+    def _stale(self, token: int) -> bool:
+        with self._cond:
+            return token != self._token or self._closed
+
+    def _work(self, game: Game, token: int) -> TruthReport | None:
+        """Solve ``game`` slice by slice; None when a newer position made it stale."""
         try:
-            solution = _solve(game, self._max_seconds, self._max_nodes)
+            for budget in self._slices():
+                solution = _solve(game, budget, self._max_nodes)
+                if solution.verdict != "unknown":
+                    break
+                if self._stale(token):
+                    return None
         except Exception as exc:  # the indicator must never die; say what went wrong
             return TruthReport("unknown", f"The solver failed: {exc}", int(game.moves), token)
         self._known.add(position_key(game), solution.verdict, solution.moves)

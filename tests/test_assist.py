@@ -14,6 +14,7 @@ import dataclasses
 import re
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -191,6 +192,37 @@ def test_submit_never_waits_for_the_solver_and_stale_answers_are_dropped(
     assert [(r.token, r.state) for r in answered] == [(second.token, "winnable")]
     assert calls == [2, 0]
     assert watcher.latest == answered[0]
+
+
+def test_a_stale_hard_position_gives_way_after_its_first_time_slice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A position the solver needs long for (simulated: every slice runs out) is searched in
+    growing slices; once a newer position is submitted it is dropped at the end of its slice
+    instead of holding the watcher for the whole budget."""
+    from pyramid_widget import solver
+
+    real, budgets = solver.solve, []
+
+    def slow(game: Game, **limits: Any) -> object:
+        if game.moves == 1:  # the "hard" position
+            budgets.append(limits["max_seconds"])
+            time.sleep(limits["max_seconds"])
+            return dataclasses.replace(real(game), verdict="unknown", moves=[])
+        return real(game, **limits)
+
+    monkeypatch.setattr(solver, "solve", slow)
+    seen = Collector()
+    with TruthWatcher(seen, max_seconds=60) as watcher:
+        watcher.submit(play(trap(), "draw"))
+        while not budgets:
+            time.sleep(0.001)
+        started = time.perf_counter()
+        watcher.submit(trap())
+        assert watcher.wait(30)
+        waited = time.perf_counter() - started
+    assert budgets == [0.25] and waited < 2
+    assert [r.state for r in seen.final()] == ["winnable"]
 
 
 def test_known_answers_are_given_at_once() -> None:
