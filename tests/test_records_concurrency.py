@@ -73,3 +73,36 @@ def test_two_processes_writing_hundreds_of_games_lose_nothing(tmp_path: Path) ->
     # the writes interleaved: neither writer's games form one block of ids
     first = [g.id for g in stored if g.deal_number // 100_000 == 1]
     assert max(first) - min(first) + 1 > GAMES_PER_WRITER
+
+
+def test_threads_sharing_a_store_and_a_second_store_lose_nothing(tmp_path: Path) -> None:
+    """A widget's threads share one store while another widget has its own on the same file."""
+    import threading
+
+    from pyramid_widget import Game
+
+    path = tmp_path / "records.sqlite3"
+    shared, other = Records(path), Records(path)
+    errors: list[BaseException] = []
+
+    def write(store: Records, first: int) -> None:
+        try:
+            for number in range(first, first + 50):
+                store.record_game(Game("easy", deal=number))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=write, args=(store, first))
+        for store, first in [(shared, 0), (shared, 1000), (other, 2000), (other, 3000)]
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors
+    numbers = sorted(g.deal_number or 0 for g in shared.games())
+    assert numbers == sorted(n for first in (0, 1000, 2000, 3000) for n in range(first, first + 50))
+    assert other.stats("easy").played == 200
+    shared.close()
+    other.close()
