@@ -303,7 +303,9 @@ class TruthWatcher:
     after any move from a lost position), and the solver runs in the watcher's thread. Only
     the latest submission counts: a result for an older one is dropped. ``callback(report)``
     receives each :class:`TruthReport` — "thinking" in the submitting thread, results in the
-    watcher's thread; an exception in the callback is turned into a warning.
+    watcher's thread; an exception in the callback is turned into a warning. The solver
+    searches in growing time slices (0.25 s, 1 s, 4 s, then ``max_seconds``), so a position
+    that has become stale gives way to the newest one at the end of its slice.
 
     >>> from pyramid_widget import Game
     >>> game = Game.from_position("hard", pyramid=[None] * 26 + ["KD", "QH"], stock=["AC", "2C"])
