@@ -140,6 +140,8 @@ def test_a_read_only_directory_falls_back_to_memory_and_keeps_old_games(tmp_path
     path.chmod(0o444)
     try:
         result = _run_without_write_permission(READ_ONLY_CHILD, str(path))
+    except subprocess.SubprocessError as exc:  # prctl refused: no way to make root obey modes
+        pytest.skip(f"cannot drop root's permission override on this machine ({exc})")
     finally:
         place.chmod(0o755)
     assert result.returncode == 0, result.stderr
