@@ -18,7 +18,8 @@ interrupting a run (Ctrl-C, or the notebook's stop button) keeps the games finis
 
 A deal that the ``perfect`` strategy's solver cannot decide in time, or a game stopped by
 the move limit, is ``unknown``: it is counted on its own and left out of the win rate,
-never silently counted as lost.
+never silently counted as lost. Under ``egypt`` a game is one round: won when the pyramid of
+the first deal is cleared.
 """
 
 from __future__ import annotations

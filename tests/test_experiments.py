@@ -242,3 +242,14 @@ def test_wilson_edge_cases() -> None:
         wilson(1, 5, confidence=1.5)
     rates, lows, highs = running_wilson([True] * 3 + [False] * 97)
     assert rates[-1] == 0.03 and highs[-1] - lows[-1] < highs[9] - lows[9]
+
+
+def test_to_pandas_gives_one_row_per_game_or_says_what_is_missing(serial: Results) -> None:
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match="needs pandas"):
+            serial.to_pandas()
+    else:
+        frame = serial.to_pandas()
+        assert len(frame) == len(serial) and "cards_left" in frame.columns
