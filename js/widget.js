@@ -668,20 +668,30 @@ class PyramidView {
     first?.focus({ preventScroll: true });
   }
 
+  /** Where a card or pile sits in board units (card widths), from its row/column or slot: the
+   * layout itself, not the screen, so a card still sliding into place is found all the same. */
+  spot(node) {
+    const holder = node.classList.contains("pyr-slot-face") ? node.parentElement : node;
+    const st = holder.style;
+    const num = (name) => Number(st.getPropertyValue(name)) || 0;
+    if (holder.dataset.zone === "pyramid") return [(num("--c") - num("--r") / 2) * 1.1, num("--r") * 0.7];
+    const n = Number(this.boardEl.style.getPropertyValue("--nslots")) || 1;
+    return [(num("--slot") - (n - 1) / 2) * 1.1, 5.92 + num("--fan") * 0.18];
+  }
+
   /** Move focus to the nearest card or pile in the arrow's direction. */
   moveFocus(key, from) {
     const all = this.focusables();
     if (!all.includes(from)) { this.focusFirst(); return; }
-    const a = from.getBoundingClientRect();
+    const [ax, ay] = this.spot(from);
     const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
     let best = null, bestScore = Infinity;
     for (const n of all) {
       if (n === from) continue;
-      const r = n.getBoundingClientRect();
-      const vx = (r.left + r.width / 2) - (a.left + a.width / 2);
-      const vy = (r.top + r.height / 2) - (a.top + a.height / 2);
+      const [x, y] = this.spot(n);
+      const vx = x - ax, vy = y - ay;
       const along = vx * dx + vy * dy;
-      if (along <= 2) continue;
+      if (along <= 0.01) continue;
       const across = Math.abs(vx * dy) + Math.abs(vy * dx);
       const score = along + across * (dx ? 2.5 : 0.6);
       if (score < bestScore) { best = n; bestScore = score; }

@@ -75,6 +75,8 @@ class Extras:
         self._watcher: Any = None
         self._watched: tuple[int, int, int] | None = None
         self._recorded = -1
+        self._truth_lock = threading.Lock()
+        self._post_mortem = ""
         widget.features = {"records": self.records is not None, "assist": self.assist is not None}
         if self.records is not None and getattr(self.records, "warning", None):
             widget.show_message(str(self.records.warning), "error")
@@ -117,6 +119,7 @@ class Extras:
 
     def new_game(self) -> None:
         """A new game is on the board."""
+        self._post_mortem = ""
         self.refresh_stats()
         if (self._w.truth or {}).get("on"):
             self._w.truth = {"on": True, "state": "thinking", "detail": "Thinking…"}
@@ -149,14 +152,14 @@ class Extras:
     def _on_truth(self, report: Any) -> None:
         if self._watcher is None:
             return
-        old = dict(self._w.truth or {})
-        self._w.truth = {
-            "on": True,
-            "state": str(report.state),
-            "detail": str(report.detail),
-            "moves": int(report.moves),
-            "post_mortem": old.get("post_mortem", ""),
-        }
+        with self._truth_lock:
+            self._w.truth = {
+                "on": True,
+                "state": str(report.state),
+                "detail": str(report.detail),
+                "moves": int(report.moves),
+                "post_mortem": self._post_mortem,
+            }
 
     def _start_post_mortem(self) -> None:
         game = self._game.copy()
@@ -167,8 +170,10 @@ class Extras:
                 text = str(self.post_mortem(game).detail)
             except ValueError as exc:
                 text = f"No post-mortem: {exc}"
-            if generation == self._w.generation:
-                self._w.truth = {**(self._w.truth or {}), "post_mortem": text}
+            with self._truth_lock:
+                if generation == self._w.generation:
+                    self._post_mortem = text
+                    self._w.truth = {**(self._w.truth or {}), "post_mortem": text}
 
         threading.Thread(target=run, name="pyramid-post-mortem", daemon=True).start()
 
