@@ -206,7 +206,10 @@ class PyramidView {
     this.renderMessage();
     this.renderBanner();
     this.renderPanel();
-    this.pauseEl.hidden = !this.model.get("paused");
+    const pausedNow = !!this.model.get("paused");
+    if (pausedNow && this.pauseEl.hidden && this.root.contains(document.activeElement))
+      this.later(() => this.pauseEl.querySelector("button").focus({ preventScroll: true }), 0);
+    this.pauseEl.hidden = !pausedNow;
     this.boardEl.classList.toggle("is-hidden", !!this.model.get("paused"));
     this.trace("rendered");
   }
@@ -425,16 +428,21 @@ class PyramidView {
     const status = this.model.get("status");
     const b = this.board;
     const truth = this.model.get("truth") || {};
-    if (status === "playing") { this.banner.hidden = true; return; }
+    if (status === "playing") { this.banner.hidden = true; this.bannerKey = null; return; }
+    const key = JSON.stringify([status, b.can_next_round, b.round, this.model.get("score"),
+      this.model.get("moves"), this.model.get("status_reason"), truth.post_mortem || ""]);
+    if (key === this.bannerKey && !this.banner.hidden) return;
+    this.bannerKey = key;
+    const focusInside = this.root.contains(document.activeElement);
     const won = status === "won";
     const title = b.can_next_round ? `Round ${b.round || 1} complete!` : won ? "You won!" : "No more moves";
     const reason = this.model.get("status_reason") || "";
     const t = formatTime(this.model.get("elapsed") || 0);
     const detail = truth.post_mortem ? h("p.pyr-banner-detail", { text: truth.post_mortem }) : null;
-    const buttons = b.can_next_round
-      ? [h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "next-round", onclick: () => this.send({ kind: "next-round" }) }, "Next round")]
-      : [h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "new", onclick: () => this.send({ kind: "new" }) }, "New deal"),
-        h("button.pyr-btn", { type: "button", "data-action": "restart", onclick: () => this.send({ kind: "restart" }) }, "Restart")];
+    const button = (action, label, primary) => h(`button.pyr-btn${primary ? ".pyr-primary" : ""}`,
+      { type: "button", "data-action": action, onclick: () => this.send({ kind: action }) }, label);
+    const buttons = b.can_next_round ? [button("next-round", "Next round", true)]
+      : [button("new", "New deal", true), button("restart", "Restart", false)];
     this.banner.className = `pyr-banner ${won ? "is-won" : "is-lost"}`;
     this.banner.replaceChildren(h("div.pyr-banner-box", { role: "dialog", "aria-label": title },
       h("div.pyr-banner-title", { text: title }),
@@ -442,6 +450,7 @@ class PyramidView {
       h("p.pyr-banner-figures", { text: `Score ${this.model.get("score") ?? 0} · ${this.model.get("moves") ?? 0} moves · ${t}` }),
       detail, h("div.pyr-banner-buttons", {}, ...buttons)));
     this.banner.hidden = false;
+    if (focusInside) buttons[0].focus({ preventScroll: true });
   }
 
   // ----- panels (new deal, keys, stats) -----------------------------------------------------

@@ -295,3 +295,19 @@ def test_egypt_round_complete_banner_deals_the_next_round(
     expect(page.locator(PYRAMID)).to_have_count(28)
     expect(banner).to_be_hidden()
     assert w.game.round == 2 and w.status == "playing"
+
+
+def test_keyboard_alone_wins_and_starts_the_next_deal(
+    page: Any, static_server: StaticServer
+) -> None:
+    w = PyramidWidget("medium", records=False)
+    w.load(Game.from_position("medium", pyramid=[None] * 27 + ["KS"], stock=["2C"]))
+    show(page, static_server, w)
+    card(page, "KS").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    new_deal = page.locator(".pyr-banner [data-action='new']")
+    expect(new_deal).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(PYRAMID)).to_have_count(28)
+    assert w.status == "playing" and w.game.deal_number is not None
