@@ -34,7 +34,7 @@ const KEYS_HELP = [
   ["D", "draw (or redeal when the stock is empty)"],
   ["U or Ctrl+Z", "undo"],
   ["R or Ctrl+Y", "redo"],
-  ["H", "hint"],
+  ["H", "hint (press again for the solver's winning move, when available)"],
   ["C", "move the selected card to the cell (egypt)"],
   ["P", "pause or resume"],
   ["N", "new deal"],
