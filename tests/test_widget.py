@@ -357,3 +357,26 @@ def test_a_hand_made_position_can_be_won_by_page_messages() -> None:
     assert send(w, kind="pair", cards=["8C", "5H"])["ok"]
     assert w.status == "won" and w.board["pyramid_left"] == 0
     assert w.last_event["message"].startswith("You won!")
+
+
+def test_the_play_notebook_runs_headless_and_links_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import re
+    from pathlib import Path
+
+    import nbclient
+    import nbformat
+
+    notebooks = Path(__file__).resolve().parent.parent / "notebooks"
+    nb = nbformat.read(notebooks / "00_play.ipynb", as_version=4)
+    env_path = os.pathsep.join(filter(None, [str(notebooks.parent), os.environ.get("PYTHONPATH")]))
+    monkeypatch.setenv("PYTHONPATH", env_path)
+    nbclient.NotebookClient(
+        nb, timeout=120, resources={"metadata": {"path": str(notebooks)}}
+    ).execute()
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+    links = re.findall(r"\((\d\d_\w+\.ipynb)\)", " ".join(c.source for c in nb.cells))
+    assert len(links) == 6
+    assert [name for name in links if not (notebooks / name).exists()] == []
