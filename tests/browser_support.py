@@ -168,7 +168,8 @@ class JupyterLab:
     """A JupyterLab server on a free port serving copies of ``notebooks`` from a temp root.
 
     ``env`` adds environment variables for the server and its kernels (``PYTHONPATH`` points
-    at the repository so the kernel imports this checkout). Use as a context manager.
+    at the repository so the kernel imports this checkout; ``PYRAMID_WIDGET_DATA_DIR`` is a
+    private temp dir so records never touch the user's). Use as a context manager.
     """
 
     def __init__(
@@ -202,6 +203,7 @@ class JupyterLab:
             JUPYTER_DATA_DIR=str(self._tmp / "data"),
             PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")])),
             MPLBACKEND="Agg",
+            PYRAMID_WIDGET_DATA_DIR=str(self._tmp / "pyramid-data"),
         )
         env.update(self._env)
         return env

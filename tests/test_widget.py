@@ -6,6 +6,7 @@ Messages go through ipywidgets' real comm entry point (``_handle_msg``), exactly
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -359,10 +360,11 @@ def test_a_hand_made_position_can_be_won_by_page_messages() -> None:
     assert w.last_event["message"].startswith("You won!")
 
 
-def test_the_play_notebook_runs_headless_and_links_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_play_notebook_runs_headless_and_links_exist(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import os
     import re
-    from pathlib import Path
 
     import nbclient
     import nbformat
@@ -371,6 +373,7 @@ def test_the_play_notebook_runs_headless_and_links_exist(monkeypatch: pytest.Mon
     nb = nbformat.read(notebooks / "00_play.ipynb", as_version=4)
     env_path = os.pathsep.join(filter(None, [str(notebooks.parent), os.environ.get("PYTHONPATH")]))
     monkeypatch.setenv("PYTHONPATH", env_path)
+    monkeypatch.setenv("PYRAMID_WIDGET_DATA_DIR", str(tmp_path))
     nbclient.NotebookClient(
         nb, timeout=120, resources={"metadata": {"path": str(notebooks)}}
     ).execute()

@@ -30,10 +30,13 @@ def records(tmp_path: Path) -> Records:
     return Records(tmp_path / "records.sqlite3")
 
 
-def test_default_records_use_the_private_data_dir(_private_records_dir: Path) -> None:
+def test_default_records_use_the_data_dir_env_var(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYRAMID_WIDGET_DATA_DIR", str(tmp_path))
     w = PyramidWidget("medium", deal=7)
     assert w.features["records"] is True
-    assert w._extras.records.path == _private_records_dir / "records.sqlite3"
+    assert w._extras.records.path == tmp_path / "records.sqlite3"
     assert w.stats["rules"] == "medium" and w.stats["played"] >= 0
 
 
