@@ -27,6 +27,12 @@ const PIPS = {
   10: [[32, 26], [68, 26], [50, 41], [32, 55], [68, 55], [32, 85], [68, 85], [50, 99], [32, 114], [68, 114]],
 };
 const FACE_NAMES = { 11: "J", 12: "Q", 13: "K" };
+// Small gold emblems above the court letters: a cap for the Jack, a tiara, a crown.
+const EMBLEMS = {
+  11: "M38 46c0-9 5-15 12-15s12 6 12 15zM47 31l3-6 3 6z",
+  12: "M33 47l3-12 7 7 7-11 7 11 7-7 3 12zM36 33a2.5 2.5 0 1 0 .1 0zM50 29a2.5 2.5 0 1 0 .1 0zM64 33a2.5 2.5 0 1 0 .1 0z",
+  13: "M31 48l-2-18 10 9 11-14 11 14 10-9-2 18z",
+};
 const KEYS_HELP = [
   ["Tab, arrow keys", "move between cards and piles"],
   ["Enter or Space", "select a card, then its partner (a King: twice)"],
@@ -64,8 +70,9 @@ export function faceSVG(rank, suit) {
   else if (PIPS[rank]) centre = PIPS[rank].map(([x, y]) => pip(suit, x, y, 19, y > 70)).join("");
   else {
     centre = `<rect x="24" y="18" width="52" height="104" rx="5" class="pyr-frame"/>` +
-      `${pip(suit, 36, 30, 13)}${pip(suit, 64, 110, 13, true)}` +
-      `<text x="50" y="84" font-size="46" text-anchor="middle" class="pyr-court">${FACE_NAMES[rank]}</text>`;
+      `<path d="${EMBLEMS[rank]}" class="pyr-emblem"/>` +
+      `<text x="50" y="90" font-size="42" text-anchor="middle" class="pyr-court">${FACE_NAMES[rank]}</text>` +
+      pip(suit, 50, 106, 15);
   }
   return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">${corner}` +
     `<g transform="rotate(180 50 70)">${corner}</g>${centre}</svg>`;
