@@ -1,0 +1,247 @@
+"""Removal-to-removal moves for one waste pile and draw one (the classic rule sets).
+
+With one waste pile, one card a draw and no free cell, drawing and redealing never change a
+card: between two removals a player only chooses *where* in the stock cycle to stop. So a
+*macro move* here is "draw (and redeal, where allowed) up to some point, then remove": the
+search sees one edge per removal instead of one per draw, and a position stands for every
+position that draws and redeals lead to from it (its *draw closure*).
+
+That makes positions comparable: with the same cards left, a position in an earlier pass, or
+in the same pass no further into the stock, has a draw closure that contains the other's, so
+it has every macro move the other has (see ``_dominated`` in
+:mod:`pyramid_widget.solver_search`). The closure from stock index ``lo`` in pass ``p`` is
+every stop from ``lo`` to the end of pass ``p`` and, when a redeal is left, the stops of
+pass ``p + 1`` before ``lo`` (the later ones are dominated by the same stops in pass ``p``).
+
+A removal is tried only at the earliest stop where it is possible: a pair of pyramid cards
+right away, a waste card where it is on top, a stock card where it is the top stock card.
+
+>>> from pyramid_widget.game import Game
+>>> from pyramid_widget.solver_model import Model
+>>> g = Game.from_position("medium", pyramid=[None] * 27 + ["5H"], stock=["2D", "8C"])
+>>> model = Model.from_game(g)
+>>> [(model.describe(m[:3]), m[3] - 28) for m, _ in expand_macro(model, model.root)]
+[('5H+8C', 2)]
+>>> [str(m) for m in macro_line(model, [(model.root, expand_macro(model, model.root)[0][0])])]
+['draw', 'draw', '5H+8C']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pyramid_widget.moves import Move
+from pyramid_widget.solver_model import (
+    KING_ALONE,
+    PAIR,
+    PYRAMID_ALL,
+    Model,
+    State,
+    _normalise,
+    uncovered,
+)
+from pyramid_widget.solver_moves import _UNCOVERED, dead_after
+
+MacroMove = tuple[int, int, int, int, int]
+"""``(kind, slot_a, slot_b, stop, crossed)``: remove at stock index ``stop``, in the next
+pass when ``crossed`` is 1."""
+
+MacroSuccessors = list[tuple[MacroMove, State]]
+Candidate = tuple[int, int, int]
+"""``(cards removed as a slot mask, stop, crossed)``."""
+
+
+def candidates(model: Model, state: State) -> list[Candidate]:
+    """The removals in the draw closure of ``state``, each at its earliest stop, most
+    promising first (removals right here, then later stops, then the next pass)."""
+    sw = model.sw
+    assert sw is not None
+    board, lo = state[0], state[1]
+    hi, partners = model.deck_hi, model.partners
+    unc = uncovered(board & PYRAMID_ALL, _UNCOVERED)
+    deck = board & ~PYRAMID_ALL
+    below = deck & ((1 << lo) - 1)
+    wtop = 1 << (below.bit_length() - 1) if below else 0
+    above = deck >> lo << lo
+    stop = above & -above if sw.stock_top else 0
+    king = (sw.forced & unc) | (sw.forced_out & (wtop | stop))
+    if king:
+        return [(king & -king, lo, 0)]
+    here: list[Candidate] = []
+    lone = unc & sw.kings  # Kings alone that pair with others too (not forced)
+    while lone:
+        here.append((lone & -lone, lo, 0))
+        lone &= lone - 1
+    found: list[tuple[int, int]] = []
+    rest = unc
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        mine = partners[low.bit_length() - 1]
+        if sw.pp:
+            mates = mine & unc & ~((low << 1) - 1)
+            while mates:
+                mlow = mates & -mates
+                mates ^= mlow
+                if sw.sum13 and model.class_masks[low.bit_length() - 1] & board == low | mlow:
+                    return [(low | mlow, lo, 0)]  # the only two of their class: forced
+                here.append((low | mlow, lo, 0))
+        mates = mine & deck
+        while mates:
+            mlow = mates & -mates
+            mates ^= mlow
+            if sw.pw:
+                found.append((low | mlow, _normalise(board, mlow.bit_length(), hi)))
+            if sw.ps:
+                found.append((low | mlow, mlow.bit_length() - 1))
+    if sw.kings & deck or sw.sw:
+        _deck_only(model, found, board, deck)
+    if not found:
+        return here
+    later: list[tuple[int, int, int]] = []
+    cross = _can_cross(model, state, unc, deck)
+    for bits, at in found:
+        if at >= lo:
+            if at == lo:
+                here.append((bits, at, 0))
+            else:
+                later.append((at, bits, 0))
+        elif cross:
+            later.append((at + 256, bits, 1))
+    later.sort()
+    here += [(bits, at & 255, crossed) for at, bits, crossed in later]
+    return here
+
+
+def _deck_only(model: Model, found: list[tuple[int, int]], board: int, deck: int) -> None:
+    """Add the removals of deck cards alone: Kings (as waste top or stock top) and, where the
+    stock top pairs with the waste top, such pairs."""
+    sw = model.sw
+    assert sw is not None
+    hi, partners = model.deck_hi, model.partners
+    rest = deck if sw.sw else deck & sw.kings
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        d = low.bit_length() - 1
+        nxt = _normalise(board, d + 1, hi)
+        if low & sw.kings:
+            found.append((low, nxt))
+            if sw.stock_top:
+                found.append((low, d))
+        elif nxt < hi and partners[d] >> nxt & 1:
+            found.append((low | 1 << nxt, nxt))
+
+
+def after(model: Model, state: State, cand: Candidate) -> tuple[int, int, int]:
+    """``(board, stock index, pass)`` after the removal ``cand`` (no dead-end check)."""
+    bits, at, crossed = cand
+    board, _, _, _, pno, _ = state
+    nboard = board & ~bits
+    if bits >> at & 1:
+        at = _normalise(nboard, at, model.deck_hi)
+    if crossed and model.rules.passes is not None:
+        pno += 1
+    return nboard, at, pno
+
+
+def dead(model: Model, nboard: int, bits: int, lo: int, pno: int) -> bool:
+    """Whether the position after removing ``bits`` is a dead end (see the solver docs)."""
+    if dead_after(model, nboard, bits):
+        return True
+    passes = model.rules.passes
+    return passes is not None and pno >= passes and buried(model, nboard, lo)
+
+
+def expand_macro(model: Model, state: State) -> MacroSuccessors:
+    """Return ``(macro_move, next_state)`` pairs, most promising first, dead ends left out."""
+    fl = 1 if model.rules.stall_rule else 0
+    out: MacroSuccessors = []
+    for cand in candidates(model, state):
+        nboard, nlo, npno = after(model, state, cand)
+        if dead(model, nboard, cand[0], nlo, npno):
+            continue
+        out.append((_macro_move(cand), (nboard, nlo, 0, 0, npno, fl)))
+    return out
+
+
+def _macro_move(cand: Candidate) -> MacroMove:
+    bits, at, crossed = cand
+    kind = PAIR if bits & (bits - 1) else KING_ALONE
+    first = (bits & -bits).bit_length() - 1
+    second = (bits & ~(bits & -bits)).bit_length() - 1
+    return (kind, first, second, at, crossed)
+
+
+def buried(model: Model, board: int, lo: int) -> bool:
+    """Last pass only: whether a pyramid card's every partner lies buried in the waste under a
+    card that can never be removed.
+
+    Soundness: with no redeal left the waste only grows on top and loses its top card; a
+    waste card that has no partner left it could meet (and is no King that goes alone) stays
+    for good, so nothing below it is ever available again.
+    """
+    needs, kings = model.needs, model.sw.kings if model.sw else 0
+    waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
+    while waste:
+        top = 1 << (waste.bit_length() - 1)
+        waste ^= top
+        if not needs[top.bit_length() - 1] & board and not top & kings:
+            break
+    if not waste:
+        return False
+    reachable = board & ~waste
+    check = board & model.required & PYRAMID_ALL
+    while check:
+        low = check & -check
+        check ^= low
+        if not needs[low.bit_length() - 1] & reachable:
+            return True
+    return False
+
+
+def _can_cross(model: Model, state: State, unc: int, deck: int) -> bool:
+    """Whether the draw closure reaches into the next pass (a redeal is left and, under the
+    stall rule, the pass may end without being lost)."""
+    sw = model.sw
+    assert sw is not None
+    _, _, _, _, pno, flag = state
+    if not deck or (sw.passes is not None and pno >= sw.passes):
+        return False
+    if not sw.stall or flag:
+        return True
+    top = 1 << (deck.bit_length() - 1)
+    if (unc | top) & sw.kings:
+        return True
+    rest = unc
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        allow = (unc if sw.pp else 0) | (top if sw.pw else 0)
+        if model.partners[low.bit_length() - 1] & allow:
+            return True
+    return False
+
+
+def macro_line(model: Model, steps: Sequence[tuple[State, MacroMove]]) -> list[Move]:
+    """Engine moves for macro moves, each given with the position it is played from."""
+    moves: list[Move] = []
+    hi, start = model.deck_hi, model.deck_lo
+    for state, (kind, a, b, at, crossed) in steps:
+        board, lo = state[0], state[1]
+        deck = board & ~PYRAMID_ALL
+        if crossed:
+            moves += [Move.draw()] * _count(deck, lo, hi)
+            moves.append(Move.redeal())
+            moves += [Move.draw()] * _count(deck, start, at)
+        else:
+            moves += [Move.draw()] * _count(deck, lo, at)
+        moves.append(model.to_move((kind, a, b)))
+    return moves
+
+
+def _count(deck: int, first: int, last: int) -> int:
+    """How many deck slots in ``[first, last)`` are on the board."""
+    if last <= first:
+        return 0
+    return (deck >> first & ((1 << (last - first)) - 1)).bit_count()

@@ -1,0 +1,163 @@
+"""Searches on macro moves (:mod:`pyramid_widget.solver_macro`): a depth-first dive for the
+decision and A* with draw-counting costs for the fewest moves.
+
+Both use one table per board (the cards left): in the dive it holds the best value reached
+(pass number times 128 plus stock index, ``-1`` for a dead end), checked *before* the dearer
+dead-end tests; see ``_dominated`` in :mod:`pyramid_widget.solver_search` for why skipping a
+position that is no better than one already searched loses no win.
+
+>>> from pyramid_widget.game import Game
+>>> from pyramid_widget.solver_model import Model
+>>> g = Game.from_position("medium", pyramid=[None] * 26 + ["5H", "9C"], stock=["8D", "4S"])
+>>> [str(m) for m in macro_dive(Model.from_game(g), Budget(None, None)).line]
+['draw', '5H+8D', 'draw', '4S+9C']
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from pyramid_widget.solver_macro import (
+    MacroMove,
+    _count,
+    _macro_move,
+    buried,
+    candidates,
+    macro_line,
+)
+from pyramid_widget.solver_model import PYRAMID_ALL, Model, State
+from pyramid_widget.solver_moves import dead_after
+from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
+
+
+def macro_dive(model: Model, budget: Budget) -> Result:
+    """Depth-first search on macro moves with the dominance table checked before the dead-end
+    tests (the same table and argument as :func:`macro_sweep`; a position is expanded again
+    only when reached with a better value)."""
+    root = model.root
+    fl = 1 if model.rules.stall_rule else 0
+    limited = model.rules.passes is not None
+    if model.is_dead(root):
+        return Result(False, [], 1)
+    hi = model.deck_hi
+    passes = model.rules.passes if limited else 1 << 30
+    best: dict[int, int] = {root[0]: 0}
+    stack = [(root, candidates(model, root)[::-1])]
+    path: list[tuple[State, MacroMove]] = []
+    nodes = 1
+    try:
+        while stack:
+            state, frame = stack[-1]
+            if not frame:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            cand = frame.pop()
+            bits, nlo, crossed = cand
+            nboard = state[0] & ~bits
+            if bits >> nlo & 1:
+                rest = nboard >> nlo
+                nlo = nlo + (rest & -rest).bit_length() - 1 if rest else hi
+            npno = state[4] + crossed if limited else 0
+            value = npno * 128 + nlo if limited else 0
+            old = best.get(nboard)
+            if old is not None and old <= value:
+                continue
+            if dead_after(model, nboard, bits):
+                best[nboard] = -1
+                continue
+            if npno >= passes and buried(model, nboard, nlo):
+                continue
+            best[nboard] = value
+            path.append((state, _macro_move(cand)))
+            if not nboard & PYRAMID_ALL:
+                return Result(True, macro_line(model, path), nodes)
+            nodes += 1
+            if not nodes % CHECK_EVERY:
+                budget.check(nodes)
+            nxt = (nboard, nlo, 0, 0, npno, fl)
+            stack.append((nxt, candidates(model, nxt)[::-1]))
+    except OutOfBudget:
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)
+
+
+def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
+    """The fewest engine moves to a win (draws and redeals count), or ``found=False``.
+
+    A* over macro moves whose cost is the draws and redeal they stand for plus one for the
+    removal; :func:`~pyramid_widget.solver_search.lower_bound` (removals still needed) is
+    admissible and consistent since every macro move costs at least one and lowers it by at
+    most one. Removals are only tried at their earliest stop, which is also the cheapest.
+    ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
+    """
+    root = model.root
+    if model.is_dead(root):
+        return Result(False, [], 1)
+    hi, start = model.deck_hi, model.deck_lo
+    limited = model.rules.passes is not None
+    passes = model.rules.passes if limited else 1 << 30
+    fl = 1 if model.rules.stall_rule else 0
+    limit = ceiling if ceiling is not None else 1 << 30
+    Key = tuple[int, int, int]
+    rkey: Key = (root[0], root[1], root[4])
+    cost: dict[Key, int] = {rkey: 0}
+    parent: dict[Key, tuple[Key, MacroMove] | None] = {rkey: None}
+    heap = [(lower_bound(model, root), 0, rkey)]
+    nodes = 0
+    try:
+        while heap:
+            _, negg, key = heapq.heappop(heap)
+            g = -negg
+            if cost[key] < g:
+                continue
+            board, lo, pno = key
+            state = (board, lo, 0, 0, pno, fl if key != rkey else root[5])
+            nodes += 1
+            if not board & PYRAMID_ALL:
+                return Result(True, _line(model, parent, key), nodes)
+            if not nodes % CHECK_EVERY:
+                budget.check(nodes)
+            deck = board & ~PYRAMID_ALL
+            for bits, at, crossed in candidates(model, state):  # type: ignore[arg-type]
+                if crossed:
+                    step = _count(deck, lo, hi) + 2 + _count(deck, start, at)
+                else:
+                    step = _count(deck, lo, at) + 1
+                nboard = board & ~bits
+                nlo = at
+                if bits >> at & 1:
+                    rest = nboard >> at
+                    nlo = at + (rest & -rest).bit_length() - 1 if rest else hi
+                npno = pno + crossed if limited else 0
+                nkey = (nboard, nlo, npno)
+                ng = g + step
+                if cost.get(nkey, limit + 1) <= ng:
+                    continue
+                nstate = (nboard, nlo, 0, 0, npno, fl)
+                f = ng + lower_bound(model, nstate)  # type: ignore[arg-type]
+                if f > limit or dead_after(model, nboard, bits):
+                    continue
+                if npno >= passes and buried(model, nboard, nlo):
+                    continue
+                cost[nkey] = ng
+                parent[nkey] = (key, _macro_move((bits, at, crossed)))
+                heapq.heappush(heap, (f, -ng, nkey))
+    except OutOfBudget:
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)
+
+
+def _line(
+    model: Model,
+    parent: dict[tuple[int, int, int], tuple[tuple[int, int, int], MacroMove] | None],
+    key: tuple[int, int, int],
+) -> list:  # type: ignore[type-arg]
+    steps: list[tuple[State, MacroMove]] = []
+    step = parent[key]
+    while step is not None:
+        pkey, move = step
+        steps.append(((pkey[0], pkey[1], 0, 0, pkey[2], 0), move))  # type: ignore[arg-type]
+        step = parent[pkey]
+    return macro_line(model, steps[::-1])

@@ -1,0 +1,245 @@
+"""Searches over the compact encoding: depth-first with a transposition table (decision)
+and A* with an admissible bound (fewest moves).
+
+Both stop cleanly when a caller's node or time budget runs out and then report that the
+question is undecided; neither ever calls a position unwinnable without having looked at
+every position reachable from it (up to the sound prunings of
+:mod:`pyramid_widget.solver_moves`).
+
+>>> from pyramid_widget.game import Game
+>>> from pyramid_widget.solver_model import Model
+>>> g = Game.from_position("medium", pyramid=[None] * 26 + ["5H", "8C"], stock=["KD"])
+>>> result = depth_first(Model.from_game(g), Budget(None, None))
+>>> result.found, [str(m) for m in result.line]
+(True, ['5H+8C'])
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+
+from pyramid_widget.moves import Move
+from pyramid_widget.solver_model import PYRAMID_ALL, CompactMove, Model, State
+
+
+class OutOfBudget(Exception):
+    """Raised inside a search when the node or time budget is spent."""
+
+
+@dataclass
+class Budget:
+    """A node and time budget (``None`` = no limit), checked every few thousand nodes."""
+
+    max_nodes: int | None
+    max_seconds: float | None
+    started: float = field(default_factory=time.perf_counter)
+
+    def check(self, nodes: int) -> None:
+        """Raise :class:`OutOfBudget` when a limit is passed."""
+        if self.max_nodes is not None and nodes > self.max_nodes:
+            raise OutOfBudget
+        if self.max_seconds is not None and time.perf_counter() - self.started > self.max_seconds:
+            raise OutOfBudget
+
+
+@dataclass
+class Result:
+    """What a search found: ``found`` is True (won), False (proved lost) or None (budget)."""
+
+    found: bool | None
+    line: list[Move]
+    nodes: int
+
+
+CHECK_EVERY = 1024
+
+
+def depth_first(model: Model, budget: Budget) -> Result:
+    """Decide whether ``model.root`` can be won; return a winning line if so.
+
+    Depth-first search on an explicit stack with a set of seen canonical keys: a position is
+    expanded at most once, so the search ends even when passes are unlimited, and a
+    position already seen is either on the current path or known not to lead to a win
+    (graph search for reachability is complete with a global seen set).
+    """
+    root = model.root
+    if model.is_win(root):
+        return Result(True, [], 1)
+    if model.is_dead(root):
+        return Result(False, [], 1)
+    is_win, expand, dominance = model.is_win, model.expand, model.dominance
+    best: dict[object, int] = {}
+    _dominated(best, *dominance(root))
+    stack = [expand(root)[::-1]]
+    trail = [root]
+    path: list[tuple[State, tuple[int, ...]]] = []
+    nodes = 1
+    try:
+        while stack:
+            frame = stack[-1]
+            if not frame:
+                stack.pop()
+                trail.pop()
+                if path:
+                    path.pop()
+                continue
+            move, nxt = frame.pop()
+            if _dominated(best, *dominance(nxt)):
+                continue
+            nodes += 1
+            path.append((trail[-1], move))
+            if is_win(nxt):
+                return Result(True, model.line(path), nodes)
+            if not nodes % CHECK_EVERY:
+                budget.check(nodes)
+            trail.append(nxt)
+            stack.append(expand(nxt)[::-1])
+    except OutOfBudget:
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)
+
+
+def _dominated(best: dict[object, int], key: object, value: int) -> bool:
+    """Whether a position at least as good as this one (same ``key``, value no larger) was
+    already searched; if not, record it. This is the transposition table, with subsumption.
+
+    Soundness: a position with the same key and a smaller value can play every move of the
+    other, to a position at least as good again (:meth:`Model.dominance
+    <pyramid_widget.solver_model.Model.dominance>`). Take the searched position nearest to a
+    win: if it were not a win, the next position of its shortest winning line would be
+    neither searched nor dominated by a searched one (either would be nearer a win), but the
+    search skips a successor only when it is one or the other. So a win is always found.
+    """
+    old = best.get(key)
+    if old is not None and old <= value:
+        return True
+    best[key] = value
+    return False
+
+
+def sweep(model: Model, budget: Budget) -> Result:
+    """Decide ``model.root`` by expanding every undominated position once, in order of cards
+    left (most first). Macro moves only: each removes a card, so every position is reached
+    from positions with more cards, and when its turn comes the best of its values (earliest
+    pass and stock index) is known; each board is expanded exactly once.
+    """
+    root = model.root
+    if model.is_win(root):
+        return Result(True, [], 1)
+    if model.is_dead(root):
+        return Result(False, [], 1)
+    is_win, expand, dominance = model.is_win, model.expand, model.dominance
+    Entry = tuple[int, State, object, tuple[int, ...]]
+    layers: dict[int, dict[object, Entry]] = {}
+    key, value = dominance(root)
+    layers[root[0].bit_count()] = {key: (value, root, None, ())}
+    done: dict[object, tuple[State, object, tuple[int, ...]]] = {}
+    nodes = 0
+    try:
+        while layers:
+            count = max(layers)
+            layer = layers.pop(count)
+            for key, (_, state, parent, move) in layer.items():
+                done[key] = (state, parent, move)
+                nodes += 1
+                if not nodes % CHECK_EVERY:
+                    budget.check(nodes)
+                for nmove, nxt in expand(state):
+                    nkey, nvalue = dominance(nxt)
+                    if is_win(nxt):
+                        done[nkey] = (nxt, key, nmove)
+                        return Result(True, model.line(_steps(done, nkey)), nodes)
+                    bucket = layers.setdefault(nxt[0].bit_count(), {})
+                    old = bucket.get(nkey)
+                    if old is None or old[0] > nvalue:
+                        bucket[nkey] = (nvalue, nxt, key, nmove)
+    except OutOfBudget:
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)
+
+
+def _steps(
+    done: dict[object, tuple[State, object, tuple[int, ...]]], key: object
+) -> list[tuple[State, tuple[int, ...]]]:
+    steps = []
+    _, parent, move = done[key]
+    while parent is not None:
+        state, grand, pmove = done[parent]
+        steps.append((state, move))
+        parent, move = grand, pmove
+    return steps[::-1]
+
+
+def lower_bound(model: Model, state: State) -> int:
+    """An admissible bound on the moves still needed: every move removes at most one card of
+    each rank (so at most one of each rank class {r, 13 - r} under sum-13 pairing), and at
+    most two cards in all. Kings that go alone need a move each."""
+    board = state[0] if model.rules.win == "pyramid" else state[0] | state[3]
+    if model.rules.win == "pyramid":
+        board &= PYRAMID_ALL
+    masks = model.rank_masks
+    if model.rules.pairing != "sum13":
+        return (board.bit_count() + 1) // 2
+    total = (board & masks[13]).bit_count()
+    for r in range(1, 7):
+        total += max((board & masks[r]).bit_count(), (board & masks[13 - r]).bit_count())
+    return total
+
+
+def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
+    """Find a winning line with the fewest moves (every move counts one), or prove none.
+
+    A* with :func:`lower_bound` (admissible and consistent: one move lowers it by at most
+    one), ties broken towards deeper nodes. ``ceiling`` (the length of a known winning line)
+    lets the search drop nodes that cannot beat it.
+    """
+    root = model.root
+    if model.is_win(root):
+        return Result(True, [], 1)
+    if model.is_dead(root):
+        return Result(False, [], 1)
+    parent: dict[State, tuple[State, CompactMove] | None] = {root: None}
+    depth = {root: 0}
+    counter = 0
+    heap = [(lower_bound(model, root), 0, counter, root)]
+    nodes = 0
+    limit = ceiling if ceiling is not None else 1 << 30
+    try:
+        while heap:
+            _, negg, _, state = heapq.heappop(heap)
+            g = -negg
+            if depth.get(state, g) < g:
+                continue
+            nodes += 1
+            if model.is_win(state):
+                return Result(True, _line(model, parent, state), nodes)
+            if not nodes % CHECK_EVERY:
+                budget.check(nodes)
+            for move, nxt in model.expand(state):
+                ng = g + 1
+                if depth.get(nxt, limit + 1) <= ng:
+                    continue
+                f = ng + lower_bound(model, nxt)
+                if f > limit:
+                    continue
+                depth[nxt] = ng
+                parent[nxt] = (state, move)
+                counter += 1
+                heapq.heappush(heap, (f, -ng, counter, nxt))
+    except OutOfBudget:
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)
+
+
+def _line(
+    model: Model, parent: dict[State, tuple[State, CompactMove] | None], state: State
+) -> list[Move]:
+    moves: list[CompactMove] = []
+    step = parent[state]
+    while step is not None:
+        state, move = step
+        moves.append(move)
+        step = parent[state]
+    return [model.to_move(m) for m in reversed(moves)]
