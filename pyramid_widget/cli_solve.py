@@ -135,7 +135,7 @@ def _grouped(moves: Sequence[str]) -> Iterator[str]:
 
 def _run_batch(jobs: list[Job], workers: int, progress: bool) -> Iterator[dict[str, Any]]:
     """Solve ``jobs`` in order, on ``workers`` processes, with a tqdm bar on stderr."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]
 
     bar = tqdm(total=len(jobs), file=sys.stderr, disable=not progress, unit="deal")
     try:

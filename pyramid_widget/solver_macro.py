@@ -55,7 +55,6 @@ def candidates(model: Model, state: State) -> list[Candidate]:
     """The removals in the draw closure of ``state``, each at its earliest stop, most
     promising first (removals right here, then later stops, then the next pass)."""
     sw = model.sw
-    assert sw is not None
     board, lo = state[0], state[1]
     hi, partners = model.deck_hi, model.partners
     unc = uncovered(board & PYRAMID_ALL, _UNCOVERED)
@@ -117,7 +116,6 @@ def _deck_only(model: Model, found: list[tuple[int, int]], board: int, deck: int
     """Add the removals of deck cards alone: Kings (as waste top or stock top) and, where the
     stock top pairs with the waste top, such pairs."""
     sw = model.sw
-    assert sw is not None
     hi, partners = model.deck_hi, model.partners
     rest = deck if sw.sw else deck & sw.kings
     while rest:
@@ -204,7 +202,6 @@ def _can_cross(model: Model, state: State, unc: int, deck: int) -> bool:
     """Whether the draw closure reaches into the next pass (a redeal is left and, under the
     stall rule, the pass may end without being lost)."""
     sw = model.sw
-    assert sw is not None
     _, _, _, _, pno, flag = state
     if not deck or (sw.passes is not None and pno >= sw.passes):
         return False

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 
+from pyramid_widget.moves import Move
 from pyramid_widget.solver_macro import (
     MacroMove,
     _count,
@@ -40,7 +41,7 @@ def macro_dive(model: Model, budget: Budget) -> Result:
     if model.is_dead(root):
         return Result(False, [], 1)
     hi = model.deck_hi
-    passes = model.rules.passes if limited else 1 << 30
+    passes = model.rules.passes if model.rules.passes is not None else 1 << 30
     best: dict[int, int] = {root[0]: 0}
     stack = [(root, candidates(model, root)[::-1])]
     path: list[tuple[State, MacroMove]] = []
@@ -97,7 +98,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
         return Result(False, [], 1)
     hi, start = model.deck_hi, model.deck_lo
     limited = model.rules.passes is not None
-    passes = model.rules.passes if limited else 1 << 30
+    passes = model.rules.passes if model.rules.passes is not None else 1 << 30
     fl = 1 if model.rules.stall_rule else 0
     limit = ceiling if ceiling is not None else 1 << 30
     Key = tuple[int, int, int]
@@ -120,7 +121,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             if not nodes % CHECK_EVERY:
                 budget.check(nodes)
             deck = board & ~PYRAMID_ALL
-            for bits, at, crossed in candidates(model, state):  # type: ignore[arg-type]
+            for bits, at, crossed in candidates(model, state):
                 if crossed:
                     step = _count(deck, lo, hi) + 2 + _count(deck, start, at)
                 else:
@@ -136,7 +137,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 if cost.get(nkey, limit + 1) <= ng:
                     continue
                 nstate = (nboard, nlo, 0, 0, npno, fl)
-                f = ng + lower_bound(model, nstate)  # type: ignore[arg-type]
+                f = ng + lower_bound(model, nstate)
                 if f > limit or dead_after(model, nboard, bits):
                     continue
                 if npno >= passes and buried(model, nboard, nlo):
@@ -153,11 +154,11 @@ def _line(
     model: Model,
     parent: dict[tuple[int, int, int], tuple[tuple[int, int, int], MacroMove] | None],
     key: tuple[int, int, int],
-) -> list:  # type: ignore[type-arg]
+) -> list[Move]:
     steps: list[tuple[State, MacroMove]] = []
     step = parent[key]
     while step is not None:
         pkey, move = step
-        steps.append(((pkey[0], pkey[1], 0, 0, pkey[2], 0), move))  # type: ignore[arg-type]
+        steps.append(((pkey[0], pkey[1], 0, 0, pkey[2], 0), move))
         step = parent[pkey]
     return macro_line(model, steps[::-1])

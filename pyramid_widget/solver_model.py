@@ -40,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pyramid_widget.cards import KING, Card, rank
 from pyramid_widget.layout import BLOCKERS_MASK, COVERED_BY_MASK, SIZE
@@ -47,7 +48,7 @@ from pyramid_widget.moves import Move
 from pyramid_widget.position import Position
 from pyramid_widget.rules import RuleSet
 
-State = tuple[int, int, int, int, int, int]
+State = tuple[int, int, Any, int, int, int]
 """``(board, lo, piles, cells, pno, flag)``; ``piles`` is a tuple of masks typed as int for
 one pile (see the module docstring)."""
 
@@ -82,7 +83,7 @@ class Model:
     required: int
     kings: int
     rank_masks: list[int]
-    sw: Switches | None = None
+    sw: Switches = None  # type: ignore[assignment]  # set by from_position
     class_masks: list[int] = field(default_factory=list)
     """``class_masks[slot]``: every slot of the rank class {r, 13 - r} of the slot's card."""
     macro: bool = False
@@ -114,7 +115,7 @@ class Model:
         lo = _normalise(board, deck_lo + len(waste), deck_hi)
         pno = pos.pass_number if rules.passes is not None else 0
         flag = int(pos.pass_removed) if rules.stall_rule else 0
-        root: State = (board, lo, piles, cells, pno, flag)  # type: ignore[assignment]
+        root: State = (board, lo, piles, cells, pno, flag)
         model = cls(rules, cards, deck_lo, deck_hi, root, [], [], [], 0, 0, [])
         model._tables()
         model.sw = Switches(rules, model.kings)
@@ -169,7 +170,7 @@ class Model:
         """How many pyramid cards are left."""
         return (state[0] & PYRAMID_ALL).bit_count()
 
-    def to_move(self, move: CompactMove) -> Move:
+    def to_move(self, move: tuple[int, ...]) -> Move:
         """Turn a compact move into an engine :class:`~pyramid_widget.moves.Move`."""
         kind, a, b = move[:3]
         if kind == PAIR:
@@ -180,7 +181,7 @@ class Model:
             return Move.to_cell(self.cards[a])
         return Move.draw() if kind == DRAW else Move.redeal()
 
-    def describe(self, move: CompactMove) -> str:
+    def describe(self, move: tuple[int, ...]) -> str:
         """The engine text of a compact move (``"5H+8C"``, ``"draw"``...)."""
         return str(self.to_move(move))
 
@@ -232,7 +233,7 @@ class Model:
             from pyramid_widget.solver_macro import macro_line
 
             return macro_line(self, steps)  # type: ignore[arg-type]
-        return [self.to_move(m[:3]) for _, m in steps]  # type: ignore[arg-type]
+        return [self.to_move(m[:3]) for _, m in steps]
 
     def dominance(self, state: State) -> tuple[object, int]:
         """Split a position into a key and a value: of two positions with the same key, the

@@ -57,7 +57,7 @@ def expand(model: Model, state: State) -> Successors:
         wtops = 1 << (waste.bit_length() - 1) if waste else 0
     else:
         wtops = 0
-        for pile in piles:  # type: ignore[attr-defined]
+        for pile in piles:
             if pile:
                 wtops |= 1 << (pile.bit_length() - 1)
     stock = board >> lo << lo
@@ -125,13 +125,13 @@ def expand(model: Model, state: State) -> Successors:
         while rest:
             low = rest & -rest
             rest ^= low
-            npiles = tuple(p & ~low for p in piles) if sw.piles > 1 else piles  # type: ignore[attr-defined]
+            npiles = tuple(p & ~low for p in piles) if sw.piles > 1 else piles
             out.append(
                 (
                     (CELL, low.bit_length() - 1, -1),
                     (board & ~low, lo, npiles, cells | low, pno, flag),
                 )
-            )  # type: ignore[arg-type]
+            )
 
     if stock:
         out.append(((DRAW, -1, -1), _draw(sw, state, hi)))
@@ -139,7 +139,7 @@ def expand(model: Model, state: State) -> Successors:
         npiles = (0,) * sw.piles if sw.piles > 1 else 0
         nlo = _normalise(board, model.deck_lo, hi)
         npno = pno + 1 if sw.passes is not None else 0
-        out.append(((REDEAL, -1, -1), (board, nlo, npiles, cells, npno, 0)))  # type: ignore[arg-type]
+        out.append(((REDEAL, -1, -1), (board, nlo, npiles, cells, npno, 0)))
     out += none
     return out
 
@@ -171,7 +171,7 @@ def _remove(model: Model, sw: Switches, state: State, bits: int, flag: int) -> S
     if bits >> lo & 1:
         lo = _normalise(nboard, lo, model.deck_hi)
     if sw.piles > 1 and bits & ~PYRAMID_ALL:
-        piles = tuple(p & ~bits for p in piles)  # type: ignore[attr-defined]
+        piles = tuple(p & ~bits for p in piles)
     return (nboard, lo, piles, ncells, pno, flag)
 
 
@@ -184,7 +184,7 @@ def _draw(sw: Switches, state: State, hi: int) -> State:
             stock &= stock - 1
         nlo = _normalise(board, (stock & -stock).bit_length(), hi) if stock else hi
         return (board, nlo, piles, cells, pno, flag)
-    new = list(piles)  # type: ignore[call-overload]
+    new = list(piles)
     last = lo
     for i in range(sw.draw):
         if not stock:
@@ -193,4 +193,4 @@ def _draw(sw: Switches, state: State, hi: int) -> State:
         stock ^= low
         new[i % sw.piles] |= low
         last = low.bit_length()
-    return (board, _normalise(board, last, hi), tuple(new), cells, pno, flag)  # type: ignore[arg-type]
+    return (board, _normalise(board, last, hi), tuple(new), cells, pno, flag)

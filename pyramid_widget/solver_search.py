@@ -21,7 +21,9 @@ import time
 from dataclasses import dataclass, field
 
 from pyramid_widget.moves import Move
-from pyramid_widget.solver_model import PYRAMID_ALL, CompactMove, Model, State
+from pyramid_widget.solver_model import PYRAMID_ALL, Model, State
+
+StepMove = tuple[int, ...]
 
 
 class OutOfBudget(Exception):
@@ -200,7 +202,7 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
         return Result(True, [], 1)
     if model.is_dead(root):
         return Result(False, [], 1)
-    parent: dict[State, tuple[State, CompactMove] | None] = {root: None}
+    parent: dict[State, tuple[State, StepMove] | None] = {root: None}
     depth = {root: 0}
     counter = 0
     heap = [(lower_bound(model, root), 0, counter, root)]
@@ -234,9 +236,9 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
 
 
 def _line(
-    model: Model, parent: dict[State, tuple[State, CompactMove] | None], state: State
+    model: Model, parent: dict[State, tuple[State, StepMove] | None], state: State
 ) -> list[Move]:
-    moves: list[CompactMove] = []
+    moves: list[StepMove] = []
     step = parent[state]
     while step is not None:
         state, move = step
