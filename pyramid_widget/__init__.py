@@ -36,6 +36,24 @@ from pyramid_widget.rules import PRESETS, RuleSet, Scoring, get_rules
 
 __version__ = "0.1.0"
 
+_LAZY = {
+    "PyramidWidget": "pyramid_widget.widget",
+    "LessonWidget": "pyramid_widget.lesson_widget",
+    "solve": "pyramid_widget.solver",
+    "Records": "pyramid_widget.records",
+    "run_experiment": "pyramid_widget.experiments",
+}
+
+
+def __getattr__(name: str) -> object:
+    """Import the widget, solver, records and experiments only when first asked for, so the
+    engine stays free of widget (and other heavy) imports."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'pyramid_widget' has no attribute {name!r}")
+
 __all__ = [
     "PRESETS",
     "RANKS",
@@ -48,10 +66,13 @@ __all__ = [
     "InvalidMoveError",
     "InvalidRulesError",
     "LegalMoves",
+    "LessonWidget",
     "Location",
     "Move",
     "MoveKind",
     "PyramidError",
+    "PyramidWidget",
+    "Records",
     "RuleSet",
     "Scoring",
     "Status",
@@ -65,5 +86,7 @@ __all__ = [
     "parse_card",
     "parse_deal",
     "rank",
+    "run_experiment",
+    "solve",
     "suit",
 ]
