@@ -311,3 +311,12 @@ def test_keyboard_alone_wins_and_starts_the_next_deal(
     page.keyboard.press("Enter")
     expect(page.locator(PYRAMID)).to_have_count(28)
     assert w.status == "playing" and w.game.deal_number is not None
+
+
+def test_a_bad_message_is_shown_to_the_player(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    page.evaluate("window.harness.model.send({kind: 'pair', cards: ['QS', 'ZZ']})")
+    expect(page.locator(".pyr-message")).to_contain_text("'ZZ' is not a card")
+    expect(page.locator(".pyr-message")).to_have_attribute("data-kind", "error")
+    expect(page.locator(PYRAMID)).to_have_count(28)
+    assert w.moves == 0 and w.last_event["ok"] is False
