@@ -54,6 +54,7 @@ def __getattr__(name: str) -> object:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'pyramid_widget' has no attribute {name!r}")
 
+
 __all__ = [
     "PRESETS",
     "RANKS",
