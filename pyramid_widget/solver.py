@@ -42,7 +42,13 @@ Sound prunings, with the argument for each (the tests check them against a plain
 3. **Counting (Hall's condition).** Under sum-13 pairing each removal takes one card of
    rank ``r`` and one of rank ``13 - r``; the cards of rank ``r`` that must go each need their
    own partner, so their number may not exceed the partners of rank ``13 - r`` still in play.
-4. **Repeated positions** are searched once (transposition table), so unlimited passes
+4. **Free stock.** If the pyramid cannot be cleared even when every stock and waste card
+   may be played at any time, it cannot be cleared at all
+   (:mod:`pyramid_widget.solver_relax`); checked once, before the search.
+5. **Last pass burial.** With no redeal left, a waste card with no partner left stays for
+   good, so the cards under it are inert: the search forgets them, and a pyramid card whose
+   only partners lie there is lost (:func:`pyramid_widget.solver_macro.buried_under`).
+6. **Repeated positions** are searched once (transposition table), so unlimited passes
    cannot loop, and a pass that removed nothing leads back to a position already searched.
 """
 
@@ -163,7 +169,12 @@ def solve_deal(
 
 
 def _decide(model: Model, budget: Budget) -> Result:
-    """Decide by depth-first search (on macro moves when the rule set allows them)."""
+    """Decide: first the free-stock relaxation (:mod:`pyramid_widget.solver_relax`), then
+    depth-first search (on macro moves when the rule set allows them)."""
+    from pyramid_widget.solver_relax import applies, free_stock_wins
+
+    if not model.is_win(model.root) and applies(model) and not free_stock_wins(model):
+        return Result(False, [], 1)
     if model.macro:
         from pyramid_widget.solver_macro_search import macro_dive
 

@@ -60,7 +60,7 @@ def test_bad_arguments_are_rejected() -> None:
 
 
 def test_a_budget_that_runs_out_gives_unknown() -> None:
-    solution = solve(Game("medium", deal=16), max_nodes=50)
+    solution = solve(Game("medium", deal=29), max_nodes=50)
     assert solution.verdict is Verdict.UNKNOWN and solution.moves == []
     assert solution.winnable is None
 
