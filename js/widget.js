@@ -33,18 +33,19 @@ const EMBLEMS = {
   12: "M33 47l3-12 7 7 7-11 7 11 7-7 3 12zM36 33a2.5 2.5 0 1 0 .1 0zM50 29a2.5 2.5 0 1 0 .1 0zM64 33a2.5 2.5 0 1 0 .1 0z",
   13: "M31 48l-2-18 10 9 11-14 11 14 10-9-2 18z",
 };
+// Keyboard help: [keys, what they do, the toolbar control they need (hidden control: no row)].
 const KEYS_HELP = [
   ["Tab, arrow keys", "move between cards and piles"],
   ["Enter or Space", "select a card, then its partner (a King: twice)"],
   ["Escape", "cancel the selection, close a panel"],
-  ["D", "draw (or redeal when the stock is empty)"],
-  ["U or Ctrl+Z", "undo"],
-  ["R or Ctrl+Y", "redo"],
-  ["H", "hint (press again for the solver's winning move, when available)"],
+  ["D", "draw (or redeal when the stock is empty, or deal the next round)"],
+  ["U or Ctrl+Z", "undo", "undo"],
+  ["R or Ctrl+Y", "redo", "redo"],
+  ["H", "hint (press again for the solver's winning move, when available)", "hint"],
   ["C", "move the selected card to the cell (egypt)"],
-  ["P", "pause or resume"],
-  ["N", "new deal"],
-  ["?", "this help"],
+  ["P", "pause or resume", "pause"],
+  ["N", "new deal", "new"],
+  ["?", "this help", "help"],
 ];
 const TOOLBAR = [
   ["new", "New deal", "N"], ["restart", "Restart", ""], ["undo", "Undo", "U"],
@@ -52,6 +53,11 @@ const TOOLBAR = [
   ["solve", "Solve", ""], ["truth", "Can I win?", ""], ["stats", "Stats", ""],
   ["help", "Keys", "?"],
 ];
+// Plain keys for toolbar controls (Ctrl+Z / Ctrl+Y are handled with the other chords).
+const SHORTCUTS = { u: "undo", r: "redo", h: "hint", p: "pause", n: "new", "?": "help" };
+// Traits whose change redraws the whole view (one render per batch).
+const VIEW_TRAITS = ["board", "status", "highlight", "paused", "controls", "theme", "truth", "stats",
+  "autoplay", "features", "banner", "compact"];
 
 /** Return one suit symbol as SVG markup placed in the box (x, y, size), upside down if asked. */
 function pip(suit, cx, cy, size, flip = false) {
@@ -114,6 +120,12 @@ class PyramidView {
 
   get board() { return this.model.get("board") || {}; }
 
+  /** The toolbar controls the host shows (the `controls` trait). */
+  get controls() { return this.model.get("controls") || TOOLBAR.map((t) => t[0]); }
+
+  /** The compact display for hand-made positions (the `compact` trait). */
+  get compact() { return !!this.model.get("compact"); }
+
   /** Timing probe for benchmarks: pushes [label, time] when window.__pyrTrace is an array. */
   trace(label) {
     const t = globalThis.__pyrTrace;
@@ -158,8 +170,7 @@ class PyramidView {
   listen() {
     const m = this.model;
     this.onChange = () => this.schedule();
-    for (const name of ["board", "status", "highlight", "paused", "controls", "theme", "truth", "stats", "autoplay", "features"])
-      m.on(`change:${name}`, this.onChange);
+    for (const name of VIEW_TRAITS) m.on(`change:${name}`, this.onChange);
     this.onStatus = () => this.renderStatus();
     for (const name of ["score", "moves", "elapsed", "clock_running"]) m.on(`change:${name}`, this.onStatus);
     this.onMessage = () => this.renderMessage();
@@ -174,8 +185,7 @@ class PyramidView {
 
   destroy() {
     const m = this.model;
-    for (const name of ["board", "status", "highlight", "paused", "controls", "theme", "truth", "stats", "autoplay", "features"])
-      m.off(`change:${name}`, this.onChange);
+    for (const name of VIEW_TRAITS) m.off(`change:${name}`, this.onChange);
     for (const name of ["score", "moves", "elapsed", "clock_running"]) m.off(`change:${name}`, this.onStatus);
     m.off("change:message", this.onMessage);
     m.off("change:message_kind", this.onMessage);
@@ -205,6 +215,7 @@ class PyramidView {
     this.root.dataset.theme = theme;
     this.root.dataset.status = this.model.get("status") || "playing";
     this.root.dataset.rules = (b.rules && b.rules.name) || "";
+    this.root.dataset.compact = String(this.compact);
     if (this.selected && !(b.cards || []).some((c) => c.id === this.selected && c.available)) this.selected = null;
     this.renderToolbar();
     this.renderSlots();
@@ -222,7 +233,7 @@ class PyramidView {
   }
 
   renderToolbar() {
-    const controls = this.model.get("controls") || TOOLBAR.map((t) => t[0]);
+    const controls = this.controls;
     const b = this.board;
     const features = this.model.get("features") || {};
     const playing = this.model.get("status") === "playing";
@@ -251,7 +262,7 @@ class PyramidView {
     const slots = [["stock", 0]];
     for (let i = 0; i < wastes; i++) slots.push(["waste", i]);
     for (let i = 0; i < cells; i++) slots.push(["cell", i]);
-    slots.push(["discard", 0]);
+    if (!this.compact) slots.push(["discard", 0]);
     this.slotIndex = {};
     slots.forEach(([zone, i], n) => { this.slotIndex[`${zone}${i}`] = n; });
     this.boardEl.style.setProperty("--nslots", String(slots.length));
@@ -291,13 +302,14 @@ class PyramidView {
       const n = (count = b.stock_count || 0);
       const passes = b.passes_left === null || b.passes_left === undefined ? "unlimited" : String(b.passes_left);
       face.classList.toggle("is-back", n > 0);
-      const what = n > 0 ? "draw" : b.can_redeal ? "redeal" : "no redeals left";
+      const next = !!b.can_next_round;
+      const what = next ? "deal the next round" : n > 0 ? "draw" : b.can_redeal ? "redeal" : "no redeals left";
       face.setAttribute("aria-label", `Stock, ${n} cards, ${passes} redeals left: ${what}`);
       caption.textContent = "Stock";
       const draw = slot.querySelector(".pyr-draw");
-      draw.textContent = n > 0 ? "Draw" : "Redeal";
-      draw.disabled = !(n > 0 ? b.can_draw : b.can_redeal);
-      draw.title = n > 0 ? "Draw (D)" : "Redeal (D)";
+      draw.textContent = next ? "Next round" : n > 0 ? "Draw" : "Redeal";
+      draw.disabled = !(next || (n > 0 ? b.can_draw : b.can_redeal));
+      draw.title = `${draw.textContent} (D)`;
     } else if (zone === "waste") {
       count = wastes[i] || 0;
       face.setAttribute("aria-hidden", "true");
@@ -320,7 +332,7 @@ class PyramidView {
   /** Keyed update of the card elements so focus and transitions survive a move. */
   renderCards() {
     const b = this.board;
-    const cards = b.cards || [];
+    const cards = (b.cards || []).filter((c) => !(this.compact && c.zone === "discard"));
     const seen = new Set();
     const hi = new Set(this.model.get("highlight") || []);
     const shown = {};
@@ -384,15 +396,19 @@ class PyramidView {
     const b = this.board;
     const rules = (b.rules && b.rules.name) || "";
     const deal = b.deal_number === null || b.deal_number === undefined ? "custom deal" : `deal #${b.deal_number}`;
-    const passes = b.passes_left === null || b.passes_left === undefined ? "∞" : b.passes_left;
-    const round = (b.round || 1) > 1 ? ` · round ${b.round}` : "";
+    const limited = b.passes_left !== null && b.passes_left !== undefined;
+    const round = (b.round || 1) > 1 ? `round ${b.round}` : "";
+    // Compact (hand-made positions): no deal label, time or score; redeals left only if limited.
+    const full = !this.compact;
+    const where = [full ? deal : "", round].filter(Boolean).join(" · ");
+    const stat = (label, cls, value) => `<span class="pyr-stat">${label} <b class="${cls}">${value}</b></span>`;
     this.syncedAt = performance.now();
-    this.status.innerHTML =
-      `<span class="pyr-rules">${rules}</span> <span class="pyr-deal">${deal}${round}</span>` +
-      `<span class="pyr-stat">Time <b class="pyr-time"></b></span>` +
-      `<span class="pyr-stat">Moves <b class="pyr-moves">${this.model.get("moves") ?? 0}</b></span>` +
-      `<span class="pyr-stat">Score <b class="pyr-score">${this.model.get("score") ?? 0}</b></span>` +
-      `<span class="pyr-stat">Redeals left <b class="pyr-passes-left">${passes}</b></span>`;
+    this.status.innerHTML = `<span class="pyr-rules">${rules}</span>` +
+      (where ? ` <span class="pyr-deal">${where}</span>` : "") +
+      (full ? stat("Time", "pyr-time", "") : "") +
+      stat("Moves", "pyr-moves", this.model.get("moves") ?? 0) +
+      (full ? stat("Score", "pyr-score", this.model.get("score") ?? 0) : "") +
+      (full || limited ? stat("Redeals left", "pyr-passes-left", limited ? b.passes_left : "∞") : "");
     const truth = this.model.get("truth") || {};
     if (truth.on) {
       const words = { winnable: "Winnable", unwinnable: "Not winnable", thinking: "Thinking…", unknown: "Can't tell" };
@@ -435,9 +451,13 @@ class PyramidView {
     const status = this.model.get("status");
     const b = this.board;
     const truth = this.model.get("truth") || {};
-    if (status === "playing") { this.banner.hidden = true; this.bannerKey = null; return; }
+    if (status === "playing" || this.model.get("banner") === false) {
+      this.banner.hidden = true;
+      this.bannerKey = null;
+      return;
+    }
     const key = JSON.stringify([status, b.can_next_round, b.round, this.model.get("score"),
-      this.model.get("moves"), this.model.get("status_reason"), truth.post_mortem || ""]);
+      this.model.get("moves"), this.model.get("status_reason"), truth.post_mortem || "", this.controls]);
     if (key === this.bannerKey && !this.banner.hidden) return;
     this.bannerKey = key;
     const focusInside = this.root.contains(document.activeElement);
@@ -448,8 +468,10 @@ class PyramidView {
     const detail = truth.post_mortem ? h("p.pyr-banner-detail", { text: truth.post_mortem }) : null;
     const button = (action, label, primary) => h(`button.pyr-btn${primary ? ".pyr-primary" : ""}`,
       { type: "button", "data-action": action, onclick: () => this.send({ kind: action }) }, label);
+    // "New deal" and "Restart" only when the host shows them in the toolbar too.
     const buttons = b.can_next_round ? [button("next-round", "Next round", true)]
-      : [button("new", "New deal", true), button("restart", "Restart", false)];
+      : [["new", "New deal"], ["restart", "Restart"]].filter(([k]) => this.controls.includes(k))
+        .map(([k, label], i) => button(k, label, i === 0));
     this.banner.className = `pyr-banner ${won ? "is-won" : "is-lost"}`;
     this.banner.replaceChildren(h("div.pyr-banner-box", { role: "dialog", "aria-label": title },
       h("div.pyr-banner-title", { text: title }),
@@ -457,7 +479,7 @@ class PyramidView {
       h("p.pyr-banner-figures", { text: `Score ${this.model.get("score") ?? 0} · ${this.model.get("moves") ?? 0} moves · ${t}` }),
       detail, h("div.pyr-banner-buttons", {}, ...buttons)));
     this.banner.hidden = false;
-    if (focusInside) buttons[0].focus({ preventScroll: true });
+    if (focusInside && buttons.length) buttons[0].focus({ preventScroll: true });
   }
 
   // ----- panels (new deal, keys, stats) -----------------------------------------------------
@@ -480,7 +502,8 @@ class PyramidView {
   }
 
   helpPanel() {
-    const rows = KEYS_HELP.map(([k, v]) => h("tr", {}, h("th", { text: k }), h("td", { text: v })));
+    const rows = KEYS_HELP.filter(([, , c]) => !c || this.controls.includes(c))
+      .map(([k, v]) => h("tr", {}, h("th", { text: k }), h("td", { text: v })));
     return h("div.pyr-help", { "aria-label": "Keyboard help" },
       h("p", { text: "Pair two available cards that add up to 13 (J = 11, Q = 12, K = 13 alone). Click a card, then its partner — or drag one onto the other." }),
       h("table", {}, h("tbody", {}, ...rows)));
@@ -545,7 +568,8 @@ class PyramidView {
   drawOrRedeal() {
     this.select(null);
     const b = this.board;
-    this.send({ kind: (b.stock_count || 0) > 0 || !b.can_redeal ? "draw" : "redeal" });
+    const kind = b.can_next_round ? "next-round" : (b.stock_count || 0) > 0 || !b.can_redeal ? "draw" : "redeal";
+    this.send({ kind });
   }
 
   toCell() {
@@ -656,23 +680,34 @@ class PyramidView {
     else if ((key === "Enter" || key === " ") && e.target.classList.contains("pyr-card")) this.tap(e.target.dataset.id);
     else if ((key === "Enter" || key === " ") && e.target.classList.contains("pyr-slot-face")) e.target.click();
     else if (key.startsWith("Arrow")) this.moveFocus(key, e.target);
-    else if (ctrl && (key === "z" || key === "Z")) this.action(e.shiftKey ? "redo" : "undo");
-    else if (ctrl && (key === "y" || key === "Y")) this.action("redo");
+    else if (ctrl && (key === "z" || key === "Z")) this.shortcut(e.shiftKey ? "redo" : "undo");
+    else if (ctrl && (key === "y" || key === "Y")) this.shortcut("redo");
     else if (ctrl || e.altKey) done = false;
     else if (key === "d" || key === "D") this.drawOrRedeal();
-    else if (key === "u" || key === "U") this.action("undo");
-    else if (key === "r" || key === "R") this.action("redo");
-    else if (key === "h" || key === "H") this.action("hint");
-    else if (key === "p" || key === "P") this.action("pause");
-    else if (key === "n" || key === "N") this.togglePanel("new");
     else if (key === "c" || key === "C") this.toCell();
-    else if (key === "?") this.togglePanel("help");
+    else if (SHORTCUTS[key.toLowerCase()]) this.shortcut(SHORTCUTS[key.toLowerCase()]);
     else done = false;
     if (done && !(key === "Enter" && e.target.tagName === "BUTTON")) e.preventDefault();
     // Keep every plain key away from the notebook's command-mode shortcuts ("a", "b", "d d",
     // "m" would edit cells) while focus is in the widget; Tab, Shift+Enter and chords pass.
     const chord = ctrl || e.altKey || (key === "Enter" && e.shiftKey);
     if (done || (!chord && key !== "Tab")) e.stopPropagation();
+  }
+
+  /** A toolbar shortcut: like its button, or, when the host hides the button (`controls`),
+   * nothing but a short note on the board (the intent is not sent). */
+  shortcut(control) {
+    if (this.controls.includes(control)) { this.action(control); return; }
+    const name = control === "help" ? "Keyboard help" : TOOLBAR.find((t) => t[0] === control)[1];
+    this.note(`${name} is not available here.`);
+  }
+
+  /** Show `text` on the message line for a moment (this view only; the trait comes back). */
+  note(text) {
+    this.msgEl.textContent = text;
+    this.msgEl.dataset.kind = "info";
+    this.msgEl.classList.remove("is-empty");
+    this.later(() => this.renderMessage(), 2500);
   }
 
   focusables() {

@@ -103,9 +103,12 @@ class PyramidWidget(anywidget.AnyWidget):
     of rule fields; ``deal``: a deal number, a deal string or ``None`` (random).
     ``records``: ``None`` for the default records file, ``False`` for none, or a
     ``pyramid_widget.records.Records``. ``controls``: the toolbar buttons to show (see
-    :data:`CONTROLS`). ``theme``: ``"auto"`` (follow JupyterLab), ``"light"`` or ``"dark"``.
-    ``move_filter``: see :attr:`move_filter`. Unknown keyword arguments raise ``TypeError``;
-    bad rules or deals raise the engine's ``ValueError`` subclasses.
+    :data:`CONTROLS`); a hidden control's keyboard shortcut and banner button are gone too.
+    ``theme``: ``"auto"`` (follow JupyterLab), ``"light"`` or ``"dark"``. ``banner``: show
+    the won/lost banner over the board. ``compact``: the compact display for hand-made
+    positions (see the trait). ``move_filter``: see :attr:`move_filter`. Unknown keyword
+    arguments raise ``TypeError``; bad rules or deals raise the engine's ``ValueError``
+    subclasses.
     """
 
     _esm = _static_dir() / "widget.js"
@@ -129,7 +132,23 @@ class PyramidWidget(anywidget.AnyWidget):
         sync=True
     )
     controls = t.List(
-        t.Unicode(), default_value=list(CONTROLS), help="list[str]: toolbar buttons to show."
+        t.Unicode(),
+        default_value=list(CONTROLS),
+        help="list[str]: toolbar buttons to show. A hidden control's keyboard shortcut does "
+        "nothing but say briefly on the board that it is not available here, and its button "
+        "on the won/lost banner is hidden. This limits the page only, not Python's calls.",
+    ).tag(sync=True)
+    banner = t.Bool(
+        True,
+        help="bool: show the won/lost (and 'round complete') banner over the board. False: no "
+        "banner; the message line still says how the game ended, and the stock's button deals "
+        "the next round.",
+    ).tag(sync=True)
+    compact = t.Bool(
+        False,
+        help="bool: the compact display for hand-made positions (lessons): no discard pile, "
+        "no deal label, no time or score; moves stay, and 'Redeals left' when the rule set "
+        "limits the passes.",
     ).tag(sync=True)
     presets = t.List(t.Unicode(), help="list[str]: rule sets offered for a new deal.").tag(
         sync=True
@@ -158,6 +177,8 @@ class PyramidWidget(anywidget.AnyWidget):
         records: Any = None,
         controls: Sequence[str] | None = None,
         theme: str = "auto",
+        banner: bool = True,
+        compact: bool = False,
         move_filter: MoveFilter | None = None,
     ) -> None:
         super().__init__()
@@ -174,6 +195,8 @@ class PyramidWidget(anywidget.AnyWidget):
         if controls is not None:
             self.controls = list(controls)
         self.theme = theme
+        self.banner = banner
+        self.compact = compact
         self._extras = Extras(self, records)
         self.on_msg(self._on_msg)
         self._sync()
