@@ -45,14 +45,6 @@ __all__ = ["LessonWidget"]
 LESSON_CONTROLS = ["restart", "help"]
 _MOVE_KINDS = ("pair", "king", "draw", "redeal", "cell")
 _COLOURS = {"success": "#1b7f3b", "mistake": "#b3261e", "info": "inherit"}
-# On a lesson board: the won/lost banner (it offers "New deal") is hidden, as the lesson says
-# what happened in its own words; so is the discard pile, which holds every card a hand-made
-# position leaves out (48 of them for a four-card step), and the "custom deal" label.
-_STYLE = (
-    "<style>.pyr-in-lesson .pyr-banner, .pyr-in-lesson .pyr-deal { display: none !important; }"
-    " .pyr-in-lesson .pyr-slot[data-zone='discard'], .pyr-in-lesson .pyr-card[data-zone='discard']"
-    " { visibility: hidden !important; }</style>"
-)
 
 
 def _seconds(value: object) -> float:
@@ -93,13 +85,17 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         self.feedback_text = ""
         self.feedback_kind = "info"
         self._last: Outcome | None = None
+        # No won/lost banner (it would offer a new game over the lesson; the lesson says what
+        # happened in its own words) and the compact display: a hand-made position counts every
+        # card it leaves out as discarded, so no discard pile, deal label, time or score.
         self.board = PyramidWidget(
             self.runner.game.rules,
             records=False,
             controls=LESSON_CONTROLS,
+            banner=False,
+            compact=True,
             move_filter=self._filter,
         )
-        self.board.add_class("pyr-in-lesson")
         self.header = _html("header", layout=widgets.Layout(flex="1 1 auto"))
         self.picker = widgets.Dropdown(description="Lesson:", layout=widgets.Layout(width="280px"))
         self.picker.add_class("pyr-lesson-picker")
@@ -110,7 +106,6 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         self.picker.observe(self._on_pick, names="value")
         super().__init__(
             [
-                widgets.HTML(_STYLE),
                 widgets.HBox([self.header, self.picker]),
                 self.prompt,
                 self.board,
