@@ -37,8 +37,8 @@ def tap(root: Any, card_id: str) -> None:
     root.locator(f".pyr-card[data-id='{card_id}'][data-zone='pyramid']").click()
 
 
-def test_wrong_then_right_move_by_clicking(lab: JupyterLab) -> None:
-    with chromium_page((1280, 1200)) as page:
+def test_wrong_then_right_move_by_clicking(lab: JupyterLab, chromium: Any) -> None:
+    with chromium_page((1280, 1200), browser=chromium) as page:
         nb, lesson = open_lesson(page, lab, "01_pairs_to_13.ipynb")
         header = lesson.locator(".pyr-lesson-header")
         feedback = lesson.locator(".pyr-lesson-feedback")
@@ -60,9 +60,14 @@ def test_wrong_then_right_move_by_clicking(lab: JupyterLab) -> None:
         expect(feedback).to_contain_text("5 + 8 = 13, so the Five and the Eight leave together.")
         expect(lesson.locator(".pyr-card[data-zone='pyramid']")).to_have_count(2)
         expect(header).to_contain_text("●○○○○○")
-        # The step leaves no move on the board; the board's "No more moves" banner stays hidden.
+        # The step leaves no move on the board: no "No more moves" banner (banner=False), and
+        # the compact display shows no discard pile, deal label, time or score.
         expect(lesson.locator(".pyr-banner")).to_be_hidden()
-        expect(lesson.locator(".pyr-card[data-zone='discard']")).to_be_hidden()
+        expect(lesson.locator(".pyr-card[data-zone='discard']")).to_have_count(0)
+        expect(
+            lesson.locator(".pyr-slot[data-zone='discard'], .pyr-deal, .pyr-time")
+        ).to_have_count(0)
+        expect(lesson.locator(".pyr-in-lesson")).to_have_count(0)
         screenshot(lesson, "lesson-success")
 
         lesson.locator(".pyr-lesson-next").click()
@@ -74,8 +79,8 @@ def test_wrong_then_right_move_by_clicking(lab: JupyterLab) -> None:
         assert state == ["Lesson 1 of 5 · Step 2 of 6", [[0, 0]], 0]
 
 
-def test_covered_card_explained_and_show_me(lab: JupyterLab) -> None:
-    with chromium_page((1280, 1200)) as page:
+def test_covered_card_explained_and_show_me(lab: JupyterLab, chromium: Any) -> None:
+    with chromium_page((1280, 1200), browser=chromium) as page:
         nb, lesson = open_lesson(page, lab, "03_covered_cards.ipynb")
         header = lesson.locator(".pyr-lesson-header")
         feedback = lesson.locator(".pyr-lesson-feedback")
@@ -106,10 +111,10 @@ def click_move(lesson: Any, move: str) -> None:
 
 
 @pytest.mark.slow
-def test_all_five_lessons_can_be_finished_by_clicking(lab: JupyterLab) -> None:
+def test_all_five_lessons_can_be_finished_by_clicking(lab: JupyterLab, chromium: Any) -> None:
     from pyramid_widget.lessons import LESSONS
 
-    with chromium_page((1280, 1200)) as page:
+    with chromium_page((1280, 1200), browser=chromium) as page:
         nb, lesson = open_lesson(page, lab, "01_pairs_to_13.ipynb")
         header = lesson.locator(".pyr-lesson-header")
         feedback = lesson.locator(".pyr-lesson-feedback")
