@@ -3,8 +3,9 @@
 // The page is a view: it draws the `board` trait and sends *intents* with
 // model.send({kind, ...}). Python checks every intent against the engine and only then
 // changes traits; this file never decides whether a move is legal.
-// anywidget loads this file from a blob URL, so it cannot import relative modules:
-// everything (card faces included) lives here.
+// anywidget sends this file's text and imports it from a blob: URL (loadEsm in anywidget's
+// frontend), so relative imports of sibling files cannot resolve; splitting it would need a
+// bundler. Everything (card faces included) lives here.
 
 const RANKS = { 1: "A", 10: "10", 11: "J", 12: "Q", 13: "K" };
 const RED = new Set(["H", "D"]);
