@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pyramid_widget import Game
 from pyramid_widget.layout import position
 
@@ -32,3 +34,20 @@ def game(rules: str, pyr: list[str | None], **kwargs: object) -> Game:
 def names(moves: object) -> set[str]:
     """The text forms of some moves."""
     return {str(m) for m in moves}  # type: ignore[attr-defined]
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """Everything a player can observe about a position (the clock aside; the score too
+    where undo keeps it, since undo then does not restore it)."""
+    return (
+        game.pyramid,
+        game.stock,
+        game.wastes,
+        game.cells,
+        game.discard,
+        game.pass_number,
+        game.status,
+        game.round,
+        game.moves,
+        game.score if not game.rules.scoring.undo_keeps_score else None,
+    )

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
-from typing import Any
 
 import pytest
+from engine_helpers import snapshot
 
 from pyramid_widget import Game, Move
 from pyramid_widget.lesson_model import MISTAKE_KINDS
@@ -17,20 +17,6 @@ from pyramid_widget.lessons import LESSONS, Lesson, LessonError, Step, at, pyram
 
 STEPS = [(i, j) for i, lesson in enumerate(LESSONS) for j in range(len(lesson))]
 IDS = [f"lesson{i + 1}-step{j + 1}" for i, j in STEPS]
-
-
-def snapshot(game: Game) -> tuple[Any, ...]:
-    """Everything a move could change."""
-    return (
-        game.pyramid,
-        game.stock,
-        game.wastes,
-        game.cells,
-        game.discard,
-        game.pass_number,
-        game.moves,
-        game.status,
-    )
 
 
 def runner_at(lesson: int, step: int) -> LessonRunner:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from engine_helpers import snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,22 +13,6 @@ from pyramid_widget import PRESETS, Game, IllegalMoveError, Move, MoveKind
 from pyramid_widget.spiel import NUM_ACTIONS, action_to_move
 
 PRESET_NAMES = list(PRESETS)
-
-
-def snapshot(game: Game) -> tuple[Any, ...]:
-    """Everything a player can observe about a position (clock aside)."""
-    return (
-        game.pyramid,
-        game.stock,
-        game.wastes,
-        game.cells,
-        game.discard,
-        game.pass_number,
-        game.status,
-        game.round,
-        game.moves,
-        game.score if not game.rules.scoring.undo_keeps_score else None,
-    )
 
 
 def accounted(game: Game) -> list[int]:
