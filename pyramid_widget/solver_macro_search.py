@@ -30,6 +30,7 @@ from pyramid_widget.solver_macro import (
 )
 from pyramid_widget.solver_model import PYRAMID_ALL, Model, State
 from pyramid_widget.solver_moves import dead_after
+from pyramid_widget.solver_relax import FreeStock, applies
 from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
 
 
@@ -45,6 +46,8 @@ def macro_dive(model: Model, budget: Budget) -> Result:
     hi = model.deck_hi
     passes = model.rules.passes if model.rules.passes is not None else 1 << 30
     best: dict[int, int] = {root[0]: 0}
+    # the free-stock test at every position pays off when the stock comes round again
+    free = FreeStock(model) if applies(model) and model.rules.passes != 1 else None
     stack = [(root, candidates(model, root)[::-1])]
     path: list[tuple[State, MacroMove]] = []
     nodes = 1
@@ -73,7 +76,7 @@ def macro_dive(model: Model, budget: Budget) -> Result:
             old = best.get(nboard)
             if old is not None and old <= value:
                 continue
-            if dead_after(model, nboard, bits):
+            if dead_after(model, nboard, bits) or (free and not free.wins(nboard)):
                 best[nboard] = -1
                 continue
             best[nboard] = value

@@ -36,55 +36,80 @@ def applies(model: Model) -> bool:
 
 def free_stock_wins(model: Model) -> bool:
     """Whether the pyramid of ``model.root`` can be cleared with a free stock."""
-    rules, cards = model.rules, model.cards
-    counts = [0] * 14
-    deck = model.root[0] & ~PYRAMID_ALL
-    while deck:
-        low = deck & -deck
-        deck ^= low
-        counts[rank(cards[low.bit_length() - 1])] += 1
-    zones = rules.pair_zones
-    pyramid_pairs = "pyramid+pyramid" in zones
-    deck_pairs = bool({"pyramid+waste", "pyramid+stock"} & zones)
-    mates = [[r2 for r2 in range(1, 14) if _ranks_pair(rules.pairing, r, r2)] for r in range(14)]
-    failed: set[tuple[int, tuple[int, ...]]] = set()
-    solo = rules.kings_alone
+    return FreeStock(model).wins(model.root[0])
 
-    def clear(pyr: int, left: tuple[int, ...]) -> bool:
+
+class FreeStock:
+    """The free-stock game of one model, with tables of won and lost positions shared by
+    every question asked (so the search may ask it about each position it reaches)."""
+
+    def __init__(self, model: Model) -> None:
+        rules = model.rules
+        self.model = model
+        self.zones_pp = "pyramid+pyramid" in rules.pair_zones
+        self.zones_deck = bool({"pyramid+waste", "pyramid+stock"} & rules.pair_zones)
+        self.mates = [
+            [r2 for r2 in range(1, 14) if _ranks_pair(rules.pairing, r, r2)] for r in range(14)
+        ]
+        self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.failed: set[tuple[int, tuple[int, ...]]] = set()
+        self.won: set[tuple[int, tuple[int, ...]]] = set()
+
+    def wins(self, board: int) -> bool:
+        """Whether the pyramid of ``board`` can be cleared with its deck cards free."""
+        counts = [0] * 14
+        deck = board & ~PYRAMID_ALL
+        ranks = self.ranks
+        while deck:
+            low = deck & -deck
+            deck ^= low
+            counts[ranks[low.bit_length() - 1]] += 1
+        return self._clear(board & PYRAMID_ALL, tuple(counts))
+
+    def _clear(self, pyr: int, left: tuple[int, ...]) -> bool:
         if not pyr:
             return True
-        if (pyr, left) in failed:
+        key = (pyr, left)
+        if key in self.failed:
             return False
+        if key in self.won:
+            return True
+        if self._try(pyr, left):
+            self.won.add(key)
+            return True
+        self.failed.add(key)
+        return False
+
+    def _try(self, pyr: int, left: tuple[int, ...]) -> bool:
+        model = self.model
+        rules = model.rules
         unc = uncovered(pyr, _UNCOVERED)
         rest = unc
         while rest:
             low = rest & -rest
             rest ^= low
             slot = low.bit_length() - 1
-            r = rank(cards[slot])
-            if solo and r == KING:
-                if clear(pyr & ~low, left):
+            r = self.ranks[slot]
+            if rules.kings_alone and r == KING:
+                if self._clear(pyr & ~low, left):
                     return True
                 if rules.pairing == "sum13":
-                    break  # a King pairs with nothing: removing it alone is never worse
-            if pyramid_pairs:
+                    return False  # a King pairs with nothing: removing it alone is no worse
+            if self.zones_pp:
                 partners = model.partners[slot] & unc & ~((low << 1) - 1)
                 while partners:
                     plow = partners & -partners
                     partners ^= plow
-                    if clear(pyr & ~low & ~plow, left):
+                    if self._clear(pyr & ~low & ~plow, left):
                         return True
-            if deck_pairs:
-                for r2 in mates[r]:
+            if self.zones_deck:
+                for r2 in self.mates[r]:
                     if left[r2]:
                         fewer = list(left)
                         fewer[r2] -= 1
-                        if clear(pyr & ~low, tuple(fewer)):
+                        if self._clear(pyr & ~low, tuple(fewer)):
                             return True
-        failed.add((pyr, left))
         return False
-
-    return clear(model.root[0] & PYRAMID_ALL, tuple(counts))
 
 
 def _ranks_pair(pairing: str, a: int, b: int) -> bool:
