@@ -36,7 +36,7 @@ from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Resul
 
 def macro_dive(model: Model, budget: Budget) -> Result:
     """Depth-first search on macro moves with the dominance table checked before the dead-end
-    tests (the same table and argument as :func:`macro_sweep`; a position is expanded again
+    tests (see the module docstring; a position is expanded again
     only when reached with a better value)."""
     root = model.root
     fl = 1 if model.rules.stall_rule else 0

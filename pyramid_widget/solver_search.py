@@ -121,59 +121,6 @@ def _dominated(best: dict[object, int], key: object, value: int) -> bool:
     return False
 
 
-def sweep(model: Model, budget: Budget) -> Result:
-    """Decide ``model.root`` by expanding every undominated position once, in order of cards
-    left (most first). Macro moves only: each removes a card, so every position is reached
-    from positions with more cards, and when its turn comes the best of its values (earliest
-    pass and stock index) is known; each board is expanded exactly once.
-    """
-    root = model.root
-    if model.is_win(root):
-        return Result(True, [], 1)
-    if model.is_dead(root):
-        return Result(False, [], 1)
-    is_win, expand, dominance = model.is_win, model.expand, model.dominance
-    Entry = tuple[int, State, object, tuple[int, ...]]
-    layers: dict[int, dict[object, Entry]] = {}
-    key, value = dominance(root)
-    layers[root[0].bit_count()] = {key: (value, root, None, ())}
-    done: dict[object, tuple[State, object, tuple[int, ...]]] = {}
-    nodes = 0
-    try:
-        while layers:
-            count = max(layers)
-            layer = layers.pop(count)
-            for key, (_, state, parent, move) in layer.items():
-                done[key] = (state, parent, move)
-                nodes += 1
-                if not nodes % CHECK_EVERY:
-                    budget.check(nodes)
-                for nmove, nxt in expand(state):
-                    nkey, nvalue = dominance(nxt)
-                    if is_win(nxt):
-                        done[nkey] = (nxt, key, nmove)
-                        return Result(True, model.line(_steps(done, nkey)), nodes)
-                    bucket = layers.setdefault(nxt[0].bit_count(), {})
-                    old = bucket.get(nkey)
-                    if old is None or old[0] > nvalue:
-                        bucket[nkey] = (nvalue, nxt, key, nmove)
-    except OutOfBudget:
-        return Result(None, [], nodes)
-    return Result(False, [], nodes)
-
-
-def _steps(
-    done: dict[object, tuple[State, object, tuple[int, ...]]], key: object
-) -> list[tuple[State, tuple[int, ...]]]:
-    steps = []
-    _, parent, move = done[key]
-    while parent is not None:
-        state, grand, pmove = done[parent]
-        steps.append((state, move))
-        parent, move = grand, pmove
-    return steps[::-1]
-
-
 def lower_bound(model: Model, state: State) -> int:
     """An admissible bound on the moves still needed: every move removes at most one card of
     each rank (so at most one of each rank class {r, 13 - r} under sum-13 pairing), and at
