@@ -34,6 +34,15 @@ def applies(model: Model) -> bool:
     return not model.rules.cells
 
 
+LIMIT = 200_000
+"""Free-stock positions one model may search (the game is tiny for sum-13 pairing, but can
+grow large for adjacent ranks, where it is then given up rather than waited for)."""
+
+
+class _GiveUp(Exception):
+    """The free-stock budget is spent."""
+
+
 def free_stock_wins(model: Model) -> bool:
     """Whether the pyramid of ``model.root`` can be cleared with a free stock."""
     return FreeStock(model).wins(model.root[0])
@@ -54,9 +63,14 @@ class FreeStock:
         self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
         self.failed: set[tuple[int, tuple[int, ...]]] = set()
         self.won: set[tuple[int, tuple[int, ...]]] = set()
+        self.spent = 0
+        """Free-stock positions searched so far; past :data:`LIMIT` the test gives up."""
 
     def wins(self, board: int) -> bool:
-        """Whether the pyramid of ``board`` can be cleared with its deck cards free."""
+        """Whether the pyramid of ``board`` can be cleared with its deck cards free (True
+        also once the test has spent its budget: it then prunes nothing)."""
+        if self.spent > LIMIT:
+            return True
         counts = [0] * 14
         deck = board & ~PYRAMID_ALL
         ranks = self.ranks
@@ -64,7 +78,10 @@ class FreeStock:
             low = deck & -deck
             deck ^= low
             counts[ranks[low.bit_length() - 1]] += 1
-        return self._clear(board & PYRAMID_ALL, tuple(counts))
+        try:
+            return self._clear(board & PYRAMID_ALL, tuple(counts))
+        except _GiveUp:
+            return True
 
     def _clear(self, pyr: int, left: tuple[int, ...]) -> bool:
         if not pyr:
@@ -74,6 +91,9 @@ class FreeStock:
             return False
         if key in self.won:
             return True
+        self.spent += 1
+        if self.spent > LIMIT:
+            raise _GiveUp
         if self._try(pyr, left):
             self.won.add(key)
             return True
