@@ -130,6 +130,7 @@ class FastGame:
         "free",
         "history",
         "mask",
+        "origin",
         "pass_number",
         "pass_removed",
         "pos_of",
@@ -144,6 +145,7 @@ class FastGame:
     def __init__(self, rules: RuleSet, deal: Sequence[int]) -> None:
         self.rules = rules
         self.pyr = list(deal[:28])
+        self.origin = sum(1 << c for c in self.pyr)  # pyramid cards: one in a cell is not cleared
         self.mask = FULL
         self.free = BOTTOM_ROW
         self.pos_of = [-1] * 52
@@ -183,6 +185,7 @@ class FastGame:
         pos = game.position
         fg = cls(game.rules, list(range(52)))
         fg.pyr = [-1 if c is None else c for c in pos.pyramid]
+        fg.origin = sum(1 << c for c in pos.pyramid_cards)
         fg.pos_of = [-1] * 52
         fg.mask = fg.free = 0
         fg.prank = [0] * 14
@@ -210,6 +213,7 @@ class FastGame:
         twin.rules, twin._partners, twin._zones = self.rules, self._partners, self._zones
         twin.pyr, twin.pos_of, twin.prank = self.pyr.copy(), self.pos_of.copy(), self.prank.copy()
         twin.mask, twin.free, twin.stock = self.mask, self.free, self.stock.copy()
+        twin.origin = self.origin
         twin.wastes = [pile.copy() for pile in self.wastes]
         twin.cells, twin.drawn_at = self.cells.copy(), self.drawn_at.copy()
         twin.draws, twin.pass_number, twin.pass_removed = (
@@ -357,7 +361,7 @@ class FastGame:
             if self.discarded == 52:
                 self.status = WON
                 return
-        elif not self.mask:
+        elif not self.mask and not any(c >= 0 and self.origin >> c & 1 for c in self.cells):
             self.status = WON
             return
         if self.stock:

@@ -58,6 +58,12 @@ class Position:
     draws: int = 0
     pass_number: int = 1
     pass_removed: bool = False
+    pyramid_cards: frozenset[Card] = frozenset()
+    """The cards dealt to the pyramid: one of them parked in a free cell is not cleared yet."""
+
+    def __post_init__(self) -> None:
+        if not self.pyramid_cards:
+            self.pyramid_cards = frozenset(c for c in self.pyramid if c is not None)
 
     @classmethod
     def from_deal(cls, deal: Sequence[Card], waste_piles: int, cells: int) -> Position:
@@ -81,6 +87,7 @@ class Position:
             draws=self.draws,
             pass_number=self.pass_number,
             pass_removed=self.pass_removed,
+            pyramid_cards=self.pyramid_cards,
         )
 
     def uncovered(self, pos: int) -> bool:
@@ -153,8 +160,11 @@ class Position:
         self.pass_removed = False
 
     def pyramid_empty(self) -> bool:
-        """Whether every pyramid card is gone."""
-        return all(c is None for c in self.pyramid)
+        """Whether every pyramid card is discarded. A pyramid card parked in a free cell still
+        has to be removed: moving the last one into the cell does not clear the pyramid."""
+        return all(c is None for c in self.pyramid) and not any(
+            c in self.pyramid_cards for c in self.cells if c is not None
+        )
 
     def all_gone(self) -> bool:
         """Whether all 52 cards are discarded."""

@@ -138,7 +138,7 @@ class Model:
         lone = self.kings if rules.kings_alone else 0
         must = PYRAMID_ALL if rules.win == "pyramid" else (1 << n) - 1
         if rules.cells and rules.win == "pyramid":
-            must = 0  # a pyramid card may leave by the cell: the engine then calls it won
+            must = 0  # prunings below assume no cell; with one, requiring nothing stays sound
         self.required = must & ~lone & sum(1 << s for s in range(n) if cards[s] >= 0)
         self.needs = [needs_mask(self, s) for s in range(n)]
         self.affects = [
@@ -157,8 +157,8 @@ class Model:
 
     def is_win(self, state: State) -> bool:
         """Whether the engine would call this position won."""
-        if self.rules.win == "pyramid":
-            return not state[0] & PYRAMID_ALL
+        if self.rules.win == "pyramid":  # a pyramid card parked in a cell is not cleared
+            return not (state[0] | state[3]) & PYRAMID_ALL
         return not state[0] and not state[3]
 
     def is_dead(self, state: State) -> bool:
@@ -167,8 +167,8 @@ class Model:
         return _starved(self, alive & self.required, alive) or not self._counts_ok(alive, -1)
 
     def pyramid_left(self, state: State) -> int:
-        """How many pyramid cards are left."""
-        return (state[0] & PYRAMID_ALL).bit_count()
+        """How many pyramid cards are left (in the pyramid or parked in a cell)."""
+        return ((state[0] | state[3]) & PYRAMID_ALL).bit_count()
 
     def to_move(self, move: tuple[int, ...]) -> Move:
         """Turn a compact move into an engine :class:`~pyramid_widget.moves.Move`."""

@@ -382,3 +382,12 @@ def test_user_built_rules_play() -> None:
     assert [len(p) for p in g.wastes] == [1, 1]
     assert RuleSet.from_dict(rules.to_dict()) == rules
     assert get_rules(rules.to_dict()) == rules
+
+
+def test_egypt_parking_the_last_pyramid_card_in_the_cell_does_not_clear_it() -> None:
+    g = game("egypt", bottom("8D"), stock=["5C", "2C", "3C"])
+    g.play("cell 8D")
+    assert g.pyramid == (None,) * 28 and g.status is Status.PLAYING
+    g.play("draw")
+    g.play("5C+8D")
+    assert g.status is Status.WON
