@@ -14,8 +14,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# Jupyter refuses to run as root unless told; containers and classroom VMs often are root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/00_play.ipynb
+	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/00_play.ipynb
 
 test: $(STAMP)
 	$(BIN)/ruff check .
