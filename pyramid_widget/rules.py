@@ -24,6 +24,8 @@ Decisions where RULES.md is silent (also in the README's rules section):
 - Two waste tops pair only where ``"waste+waste"`` is in ``pair_zones`` (the three-pile
   presets); a lone available King is removed wherever ``kings_alone`` is set, whatever its
   zone (pyramid, waste top, stock top or cell).
+- A pyramid card moved into a free cell still has to be removed before the pyramid counts
+  as cleared.
 - In ``egypt`` a finished round is followed by the ``next-round`` move, which deals the next
   deal of the run (see :func:`pyramid_widget.deals.deal_from_number`); undo never crosses a
   round.
