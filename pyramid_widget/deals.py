@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from pyramid_widget.cards import DECK, Card, card_str, parse_card
 from pyramid_widget.errors import InvalidCardError, InvalidDealError
@@ -30,24 +30,8 @@ _MASK64 = 2**64 - 1
 Deal = tuple[Card, ...]
 
 
-def _splitmix64(seed: int) -> Iterator[int]:
-    """Yield the SplitMix64 sequence for ``seed`` (Steele, Lea and Flood, 2014)."""
-    state = seed & _MASK64
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & _MASK64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        yield z ^ (z >> 31)
-
-
-def _below(rng: Iterator[int], bound: int) -> int:
-    """Return an unbiased integer in ``range(bound)`` by rejection sampling."""
-    limit = (2**64 // bound) * bound
-    while True:
-        value = next(rng)
-        if value < limit:
-            return value % bound
+_LIMITS = tuple((2**64 // b) * b if b else 0 for b in range(53))
+"""``_LIMITS[b]``: draws at or above it are rejected so that ``draw % b`` is unbiased."""
 
 
 def deal_from_number(number: int) -> Deal:
@@ -70,10 +54,21 @@ def deal_from_number(number: int) -> Deal:
         raise InvalidDealError(
             f"deal number must be an integer from 0 to {MAX_DEAL_NUMBER}, got {number!r}"
         )
+    # SplitMix64 (Steele, Lea and Flood, 2014) feeding a Fisher-Yates shuffle with rejection
+    # sampling, written as one flat loop: experiments deal thousands of games a second.
     cards = list(DECK)
-    rng = _splitmix64(number)
-    for i in range(len(cards) - 1, 0, -1):
-        j = _below(rng, i + 1)
+    state = number
+    for i in range(51, 0, -1):
+        bound = i + 1
+        limit = _LIMITS[bound]
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % bound
         cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
 

@@ -56,37 +56,7 @@ DRAW: FastMove = ("draw", ())
 REDEAL: FastMove = ("redeal", ())
 RANK = tuple(c // 4 + 1 for c in range(52))
 FULL = (1 << 28) - 1
-_MASK64 = 2**64 - 1
-_LIMITS = tuple((2**64 // b) * b if b else 0 for b in range(53))
 BOTTOM_ROW = sum(1 << p for p in range(21, 28))
-
-
-def fast_deal(number: int) -> list[int]:
-    """Return :func:`~pyramid_widget.deals.deal_from_number` ``(number)`` as a list, faster.
-
-    The same SplitMix64 and Fisher-Yates shuffle written as one flat loop (dealing is a tenth
-    of a greedy playout otherwise); a test pins it to ``deal_from_number`` on many numbers.
-
-    >>> fast_deal(7) == list(deal_from_number(7))
-    True
-    """
-    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= _MASK64:
-        return list(deal_from_number(number))  # raises the engine's error
-    cards = list(range(52))
-    state = number
-    for i in range(51, 0, -1):
-        bound = i + 1
-        limit = _LIMITS[bound]
-        while True:
-            state = (state + 0x9E3779B97F4A7C15) & _MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-            z ^= z >> 31
-            if z < limit:
-                break
-        j = z % bound
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
 
 
 def to_move(move: FastMove) -> Move:

@@ -50,7 +50,6 @@ from pyramid_widget.fastplay import (
     WON,
     FastGame,
     FastMove,
-    fast_deal,
     from_move,
     to_move,
 )
@@ -483,7 +482,7 @@ def play_game(
         return strat.classify(rules, deal)
     start = time.perf_counter()
     if fast and hasattr(strat, "playout"):
-        cards = fast_deal(deal) if isinstance(deal, int) else coerce_deal(deal)[0]
+        cards = coerce_deal(deal)[0]
         fg = FastGame(rules, cards)
         strat.playout(fg, rng, max_moves)
         result: Result = (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from engine_helpers import bottom, game, names, pyramid
 
@@ -170,6 +172,32 @@ def test_passes_count_first_traversal_plus_redeals(rules: str) -> None:
         assert redeals == 10
     else:
         assert redeals == limit - 1
+
+
+def reference_deal(number: int) -> list[int]:
+    """SplitMix64 + Fisher-Yates written the plain way, to check the engine's flat loop."""
+    mask, state, cards = 2**64 - 1, number, list(range(52))
+
+    def draw() -> int:
+        nonlocal state
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    for i in range(51, 0, -1):
+        limit = (2**64 // (i + 1)) * (i + 1)
+        while (value := draw()) >= limit:
+            pass
+        j = value % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def test_numbered_deals_follow_the_documented_generator() -> None:
+    rng = random.Random(6)
+    numbers = [*range(300), 2**64 - 1, *(rng.getrandbits(64) for _ in range(300))]
+    assert all(list(deal_from_number(n)) == reference_deal(n) for n in numbers)
 
 
 def test_deal_format_round_trip_and_golden_numbers() -> None:
