@@ -56,13 +56,15 @@ def candidates(model: Model, state: State) -> list[Candidate]:
     promising first (removals right here, then later stops, then the next pass)."""
     sw = model.sw
     board, lo = state[0], state[1]
-    hi, partners = model.deck_hi, model.partners
+    hi, partners, needs, required = model.deck_hi, model.partners, model.needs, model.required
     unc = uncovered(board & PYRAMID_ALL, _UNCOVERED)
     deck = board & ~PYRAMID_ALL
     below = deck & ((1 << lo) - 1)
     wtop = 1 << (below.bit_length() - 1) if below else 0
     above = deck >> lo << lo
     stop = above & -above if sw.stock_top else 0
+    if sw.passes is not None and state[4] >= sw.passes:
+        deck = wtop | above  # last pass: no other waste card can come to the top unburied
     king = (sw.forced & unc) | (sw.forced_out & (wtop | stop))
     if king:
         return [(king & -king, lo, 0)]
@@ -72,18 +74,33 @@ def candidates(model: Model, state: State) -> list[Candidate]:
         here.append((lone & -lone, lo, 0))
         lone &= lone - 1
     found: list[tuple[int, int]] = []
+    barrier, must = hi + 1, 0  # the first stop where a removal that must come is possible
+    ahead = above & sw.forced_out
+    if ahead:
+        must = ahead & -ahead
+        d = must.bit_length() - 1
+        barrier = d if sw.stock_top else _normalise(board, d + 1, hi)
     rest = unc
     while rest:
         low = rest & -rest
         rest ^= low
-        mine = partners[low.bit_length() - 1]
+        a = low.bit_length() - 1
+        mine = partners[a]
+        only = needs[a] & board
+        if only and not only & (only - 1) and low & required:  # its one partner left
+            now = (unc if sw.pp else 0) | (wtop if sw.pw else 0) | (stop if sw.ps else 0)
+            if only & now:
+                return [(low | only, lo, 0)]  # forced: they can only go together
+            if only & above and (sw.pw or sw.ps):
+                d = only.bit_length() - 1
+                at = d if sw.ps else _normalise(board, d + 1, hi)
+                if at < barrier:
+                    barrier, must = at, low | only
         if sw.pp:
             mates = mine & unc & ~((low << 1) - 1)
             while mates:
                 mlow = mates & -mates
                 mates ^= mlow
-                if sw.sum13 and model.class_masks[low.bit_length() - 1] & board == low | mlow:
-                    return [(low | mlow, lo, 0)]  # the only two of their class: forced
                 here.append((low | mlow, lo, 0))
         mates = mine & deck
         while mates:
@@ -97,8 +114,12 @@ def candidates(model: Model, state: State) -> list[Candidate]:
         _deck_only(model, found, board, deck)
     if not found:
         return here
+    cross = True
+    if must:  # no drawing past a removal that must come (see the docstring)
+        found = [(b, at) for b, at in found if lo <= at < barrier or (b == must and at == barrier)]
+        cross = False
     later: list[tuple[int, int, int]] = []
-    cross = _can_cross(model, state, unc, deck)
+    cross = cross and _can_cross(model, state, unc, deck)
     for bits, at in found:
         if at >= lo:
             if at == lo:

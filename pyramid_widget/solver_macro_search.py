@@ -18,6 +18,7 @@ from __future__ import annotations
 import heapq
 
 from pyramid_widget.moves import Move
+from pyramid_widget.solver_dig import buried_in_class, dig_dead
 from pyramid_widget.solver_macro import (
     MacroMove,
     _count,
@@ -48,6 +49,8 @@ def macro_dive(model: Model, budget: Budget) -> Result:
     best: dict[int, int] = {root[0]: 0}
     # the free-stock test at every position pays off when the stock comes round again
     free = FreeStock(model) if applies(model) and model.rules.passes != 1 else None
+    dig = limited and model.rules.pairing == "sum13"  # see solver_dig
+    bury = buried_in_class if model.rules.pairing == "sum13" else buried_under
     stack = [(root, candidates(model, root)[::-1])]
     path: list[tuple[State, MacroMove]] = []
     nodes = 1
@@ -66,8 +69,9 @@ def macro_dive(model: Model, budget: Budget) -> Result:
                 rest = nboard >> nlo
                 nlo = nlo + (rest & -rest).bit_length() - 1 if rest else hi
             npno = state[4] + crossed if limited else 0
-            if npno >= passes:
-                gone = buried_under(model, nboard, nlo)
+            last = npno >= passes
+            if last:
+                gone = bury(model, nboard, nlo)
                 if gone:  # inert for good: forget them (see solver_macro.buried_under)
                     nboard &= ~gone
                     if starved(model, nboard):
@@ -76,7 +80,10 @@ def macro_dive(model: Model, budget: Budget) -> Result:
             old = best.get(nboard)
             if old is not None and old <= value:
                 continue
-            if dead_after(model, nboard, bits) or (free and not free.wins(nboard)):
+            # in the last pass the digging test implies the partner and counting tests
+            if (
+                dig_dead(model, nboard, nlo) if dig and last else dead_after(model, nboard, bits)
+            ) or (free and not free.wins(nboard)):
                 best[nboard] = -1
                 continue
             best[nboard] = value

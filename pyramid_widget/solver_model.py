@@ -87,6 +87,12 @@ class Model:
     class_masks: list[int] = field(default_factory=list)
     """``class_masks[slot]``: every slot of the rank class {r, 13 - r} of the slot's card."""
     macro: bool = False
+    class_list: list[int] = field(default_factory=list)
+    """The slot masks of the rank classes {r, 13 - r} (sum-13 pairing) with cards in play."""
+    dig_cache: dict[int, int] = field(default_factory=dict)
+    """Answers of :func:`pyramid_widget.solver_dig.dig_dead` per rank class."""
+    inert_cache: dict[int, int] = field(default_factory=dict)
+    """Deck cards with no partner left, per rank class (:mod:`pyramid_widget.solver_dig`)."""
 
     # -- construction -------------------------------------------------------------------
 
@@ -152,6 +158,8 @@ class Model:
         self.class_masks = [
             self.rank_masks[rank(c)] | self.rank_masks[13 - rank(c)] if c >= 0 else 0 for c in cards
         ]
+        masks = (self.rank_masks[r] | self.rank_masks[13 - r] for r in range(1, 7))
+        self.class_list = [m for m in masks if m]
 
     # -- queries ------------------------------------------------------------------------
 
