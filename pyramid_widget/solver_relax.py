@@ -139,3 +139,127 @@ def _ranks_pair(pairing: str, a: int, b: int) -> bool:
     if pairing == "sum13":
         return a + b == 13
     return abs(a - b) <= 1
+
+
+EMPTY, BLOCKED = -1, -2
+"""Cell values of :class:`FreeStockCell` besides a parked pyramid slot."""
+
+
+class FreeStockCell:
+    """The free-stock game with a free cell (rule sets with ``cells``; one cell is modelled).
+
+    The relaxed position is the pyramid mask, the counts of the deck cards per rank, and
+    the cell: :data:`EMPTY`, :data:`BLOCKED` (it holds a card that can never leave), or the
+    slot of a pyramid card parked there. An uncovered pyramid card may go alone (a King,
+    where Kings go alone), pair with an uncovered pyramid card, with a deck card of a
+    partner rank, or with the parked card, or step into the empty cell; the parked card may
+    pair with a deck card. The pyramid is cleared when it is empty and no pyramid card is
+    parked.
+
+    Soundness: follow a real winning line and keep the relaxed cell equal to the real one
+    when it holds a pyramid card, else empty (blocked only when the real cell holds a card
+    that never leaves). A deck card in the real cell counts as a free deck card, so every
+    real move that touches a pyramid card is a relaxed move (a pyramid card enters the cell
+    only when it is empty, and then the relaxed cell is empty too); moves between deck cards
+    only use deck cards up and are left out. So a real win gives a relaxed win.
+    """
+
+    def __init__(self, model: Model) -> None:
+        rules = model.rules
+        zones = rules.pair_zones
+        self.model = model
+        self.kings_alone = rules.kings_alone
+        self.king_first = rules.kings_alone and rules.pairing == "sum13"
+        self.pp = "pyramid+pyramid" in zones
+        self.pd = bool({"pyramid+waste", "pyramid+stock", "cell+pyramid"} & zones)
+        self.cp = "cell+pyramid" in zones
+        self.cd = bool({"cell+waste", "cell+stock"} & zones)
+        self.mates = [
+            [r2 for r2 in range(1, 14) if _ranks_pair(rules.pairing, r, r2)] for r in range(14)
+        ]
+        self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.seen: dict[tuple[int, tuple[int, ...], int], bool] = {}
+        self.spent = 0
+
+    def wins(self, board: int, parked: int, usable: bool) -> bool:
+        """Whether the pyramid cards of ``board`` and the pyramid card ``parked`` in the cell
+        (a one-bit mask, or 0) can be cleared with the deck cards of ``board`` free;
+        ``usable`` says whether an empty cell may take cards. True once the budget of
+        :data:`LIMIT` positions is spent (the test then prunes nothing)."""
+        if self.spent > LIMIT:
+            return True
+        counts = [0] * 14
+        deck = board & ~PYRAMID_ALL
+        while deck:
+            low = deck & -deck
+            deck ^= low
+            counts[self.ranks[low.bit_length() - 1]] += 1
+        cell = parked.bit_length() - 1 if parked else EMPTY if usable else BLOCKED
+        try:
+            return self._clear(board & PYRAMID_ALL, tuple(counts), cell)
+        except _GiveUp:
+            return True
+
+    def _clear(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
+        if not pyr and cell < 0:
+            return True
+        key = (pyr, left, cell)
+        hit = self.seen.get(key)
+        if hit is not None:
+            return hit
+        self.spent += 1
+        if self.spent > LIMIT:
+            raise _GiveUp
+        result = self._try_cell(pyr, left, cell) or self._try(pyr, left, cell)
+        self.seen[key] = result
+        return result
+
+    def _try_cell(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
+        """Moves of the parked card with a deck card."""
+        if cell < 0 or not self.cd:
+            return False
+        for r2 in self.mates[self.ranks[cell]]:
+            if left[r2] and self._clear(pyr, _less(left, r2), EMPTY):
+                return True
+        return False
+
+    def _try(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
+        """Moves of each uncovered pyramid card."""
+        partners = self.model.partners
+        unc = uncovered(pyr, _UNCOVERED)
+        rest = unc
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            slot = low.bit_length() - 1
+            r = self.ranks[slot]
+            if self.kings_alone and r == KING:
+                if self._clear(pyr & ~low, left, cell):
+                    return True
+                if self.king_first:
+                    return False  # a King pairs with nothing: removing it alone is no worse
+                continue
+            if self.pp:
+                mates = partners[slot] & unc & ~((low << 1) - 1)
+                while mates:
+                    mlow = mates & -mates
+                    mates ^= mlow
+                    if self._clear(pyr & ~low & ~mlow, left, cell):
+                        return True
+            if self.pd:
+                for r2 in self.mates[r]:
+                    if left[r2] and self._clear(pyr & ~low, _less(left, r2), cell):
+                        return True
+            pairs_cell = cell >= 0 and self.cp and partners[slot] >> cell & 1
+            if pairs_cell and self._clear(pyr & ~low, left, EMPTY):
+                return True
+            if cell == EMPTY and self._clear(pyr & ~low, left, slot):
+                return True
+        return False
+
+
+def _less(left: tuple[int, ...], r: int) -> tuple[int, ...]:
+    """``left`` with one card of rank ``r`` fewer."""
+    fewer = list(left)
+    fewer[r] -= 1
+    return tuple(fewer)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pyramid_widget.moves import Move
@@ -69,7 +70,8 @@ def depth_first(model: Model, budget: Budget) -> Result:
     root = model.root
     if model.is_win(root):
         return Result(True, [], 1)
-    if model.is_dead(root):
+    dead = _dead_test(model)
+    if model.is_dead(root) or dead(root):
         return Result(False, [], 1)
     is_win, expand, dominance = model.is_win, model.expand, model.dominance
     best: dict[object, int] = {}
@@ -88,7 +90,7 @@ def depth_first(model: Model, budget: Budget) -> Result:
                     path.pop()
                 continue
             move, nxt = frame.pop()
-            if _dominated(best, *dominance(nxt)):
+            if _dominated(best, *dominance(nxt)) or dead(nxt):
                 continue
             nodes += 1
             path.append((trail[-1], move))
@@ -101,6 +103,20 @@ def depth_first(model: Model, budget: Budget) -> Result:
     except OutOfBudget:
         return Result(None, [], nodes)
     return Result(False, [], nodes)
+
+
+def _dead_test(model: Model) -> Callable[[State], bool]:
+    """The extra dead-position test of :mod:`pyramid_widget.solver_piles` where it applies
+    (several waste piles or a free cell), else one that says no."""
+    from pyramid_widget import solver_piles
+
+    if solver_piles.applies(model):
+        return solver_piles.PileCheck(model).dead
+    return _never
+
+
+def _never(state: State) -> bool:
+    return False
 
 
 def _dominated(best: dict[object, int], key: object, value: int) -> bool:

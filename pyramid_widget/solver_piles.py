@@ -1,0 +1,324 @@
+"""Dead-position tests for the move-by-move search: several waste piles and the free cell.
+
+The generic generator (:mod:`pyramid_widget.solver_moves`) prunes with the static tables of
+:class:`~pyramid_widget.solver_model.Model`, which require nothing at all once a free cell is
+in play and know nothing of waste piles. :class:`PileCheck` adds tests that look at the
+whole position; :func:`pyramid_widget.solver_search.depth_first` and ``a_star`` skip every
+position it calls dead. Each test only drops positions from which no win exists, so
+verdicts, lines and shortest lengths are unchanged (the tests cross-check with a plain
+search). The arguments:
+
+1. **Cards that must go, with a cell.** The pyramid win still needs every pyramid card
+   (Kings that go alone aside) removed, in the pyramid or parked in the cell, and a removal
+   takes one card and one partner. Any partner still in play may meet it (one of the two
+   may step into the cell), so a required card with no partner left in play is lost, and
+   Hall's condition must hold per rank class (:func:`_counts_ok`).
+2. **A stuck cell.** A card in the cell with no partner left in play never leaves it (a
+   card leaves the cell only by removal), so the cell is gone for the rest of the game and
+   the cell-free arguments below apply.
+3. **Cell-free needs.** Without a usable cell a card leaves the pyramid or a waste pile
+   only by removal, so a card and a card that covers it are never available together:
+   pyramid covering as in :func:`~pyramid_widget.solver_model.needs_mask`, and, on the last
+   pass, the order of a waste pile (a card above another in the same pile). On the last
+   pass the pile a stock card will land on is already known when the stock top is not
+   available (no stock card leaves before it is drawn): the ``j``-th stock card lands on
+   pile ``(j % draw_count) % waste_piles``, above every card on that pile. Stacking only
+   changes by removals then, which keep the order of the rest, so a relation found now
+   holds for the rest of the game.
+4. **Burial on the last pass.** A pile card with no cell-free partner left that could ever
+   be removed never leaves its pile (without a usable cell); once it lies on a waste pile
+   the cards under it are never available again, so they count as gone for every partner
+   test (a stock card buries nothing yet: the cards it will land on may go before it). This is iterated to a
+   fixpoint (a card buried or stuck can itself be nobody's partner).
+5. **Burial with a usable cell.** A pile card with no partner left at all (that could
+   ever be available) can leave its pile only into the cell, where it then stays for good;
+   so at most one such card ever leaves any pile. In a pile holding two of them, the lower
+   one can leave only after the upper one, which is then in the cell for good: the lower one
+   and everything under it stay.
+6. **Free stock** (:mod:`pyramid_widget.solver_relax`): the pyramid must be clearable when
+   every deck card not buried may be played at any time; with a usable cell, the relaxed
+   game may also park an uncovered pyramid card in the cell (:class:`~pyramid_widget.
+   solver_relax.FreeStockCell`).
+7. **Forced order** (every card must go, no cell, last pass). A card goes after every card
+   covering it now (pyramid covering, or higher in its waste pile), and together with a partner it
+   could meet, so also after every card that covers *all* those partners. Each such
+   relation holds in every winning line, so a cycle of them (``x`` before ``y`` before ...
+   before ``x``) means there is none. Example: two piles holding a 5 above an 8 each, the
+   other 5s and 8s gone: each 5 must pair with the 8 of the other pile, under the other 5.
+
+>>> from pyramid_widget.game import Game
+>>> from pyramid_widget.solver_model import Model
+>>> g = Game.from_position("egypt", pyramid=[None] * 25 + ["5H", "5C", "8C"], stock=["8D"])
+>>> model = Model.from_game(g)
+>>> PileCheck(model).dead(model.root)
+False
+>>> g = Game.from_position("egypt", pyramid=[None] * 25 + ["5H", "5C", "8C"], stock=["2D"])
+>>> model = Model.from_game(g)
+>>> PileCheck(model).dead(model.root)
+True
+"""
+
+from __future__ import annotations
+
+from pyramid_widget.layout import BLOCKERS_MASK, SIZE
+from pyramid_widget.solver_model import PYRAMID_ALL, Model, State, _matching
+from pyramid_widget.solver_relax import FreeStock, FreeStockCell
+
+
+def applies(model: Model) -> bool:
+    """Whether the move-by-move search of ``model`` gets these tests: several waste piles or
+    a free cell (one plain pile is the macro search's, or covered by the static tables)."""
+    return not model.macro and (model.rules.waste_piles > 1 or bool(model.rules.cells))
+
+
+class PileCheck:
+    """The dead-position tests of one model (see the module docstring)."""
+
+    def __init__(self, model: Model) -> None:
+        rules = model.rules
+        self.model = model
+        n = len(model.cards)
+        lone = model.kings if rules.kings_alone else 0
+        self.lone = lone
+        must = PYRAMID_ALL if rules.win == "pyramid" else (1 << n) - 1
+        present = sum(1 << s for s in range(n) if model.cards[s] >= 0)
+        self.required = must & ~lone & present
+        self.loose = model.partners
+        self.strict = [strict_needs(model, s) for s in range(n)]
+        self.deck = ((1 << n) - 1) & ~PYRAMID_ALL  # with cards parked at the root
+        self.cell_rules = bool(rules.cells)
+        self.last_only = rules.passes
+        self.sum13 = rules.pairing == "sum13"
+        self.all_required = not rules.cells and rules.win != "pyramid"
+        self.free: FreeStock | FreeStockCell = (
+            FreeStockCell(model) if rules.cells else FreeStock(model)
+        )
+
+    def dead(self, state: State) -> bool:
+        """Whether no win can be reached from ``state`` (proved by the tests above)."""
+        board, _, _, cells, _, _ = state
+        alive = board | cells
+        usable = self.cell_rules and self._cell_usable(cells, alive)
+        needs = self.loose if usable else self.strict
+        cols = self._columns(state)
+        waste = _union(state[2]) if cols else 0
+        gone = self._buried(cols, waste, cells & alive, alive, usable)
+        if gone < 0:
+            return True
+        live = alive & ~gone
+        want = self.required & alive
+        if (gone or self.cell_rules) and not self._partners_ok(want, needs, live, usable):
+            return True
+        if not self._free_ok(state, live, usable):
+            return True
+        return bool(cols) and self.all_required and self._deadlocked(cols, waste, live)
+
+    def _deadlocked(self, cols: list[int], waste: int, live: int) -> bool:
+        """Test 7: whether the forced order of removals has a cycle (every live card must go,
+        no cell, last pass)."""
+        above = _above(cols, waste, live)
+        strict, lone = self.strict, self.lone
+        before: dict[int, int] = {}
+        rest = live
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            x = low.bit_length() - 1
+            over = before[x] = above.get(x, 0)
+            if lone >> x & 1:
+                continue
+            opts = strict[x] & live & ~_column_of(cols, x)
+            common = -1
+            while opts:
+                low = opts & -opts
+                opts ^= low
+                common &= above.get(low.bit_length() - 1, 0)
+            if common > 0:
+                before[x] = over | common
+        return _cyclic(before, live)
+
+    def _partners_ok(self, want: int, needs: list[int], live: int, usable: bool) -> bool:
+        """Every card of ``want`` has a partner in ``live`` (tests 1 and 3), Hall's condition
+        holding. (Without a cell and with nothing buried, the model's own tables already
+        checked this on the way here: :func:`pyramid_widget.solver_moves.dead_after`.)"""
+        if _starved(want, needs, live):
+            return False
+        return not self.sum13 or _counts_ok(self.model.rank_masks, want, needs, live, not usable)
+
+    def _cell_usable(self, cells: int, alive: int) -> bool:
+        """The cell is usable unless it holds a card that can never be removed."""
+        if not cells:
+            return True
+        card = cells.bit_length() - 1
+        return bool(self.lone >> card & 1 or self.loose[card] & alive & ~cells)
+
+    def _buried(self, cols: list[int], waste: int, stuck: int, alive: int, usable: bool) -> int:
+        """The cards that can never be available again, on the last pass: without a usable
+        cell, a pile card that can never be removed and every card under it (test 4); with
+        one, everything from the *second* such card of a pile down (test 5). ``-1`` when a
+        card that must go is among them."""
+        gone = 0 if usable else stuck  # a stuck cell card
+        if not cols:
+            return gone
+        changed = True
+        while changed:
+            changed = False
+            live = alive & ~gone
+            for col in cols:
+                more = self._stuck_from(col, waste, live, usable)
+                if more:
+                    gone |= more
+                    changed = True
+        if gone & self.required:
+            return -1
+        return gone
+
+    def _stuck_from(self, col: int, waste: int, live: int, usable: bool) -> int:
+        """The live cards of pile ``col`` that can never leave it (see :meth:`_buried`).
+
+        A stock card that can never be removed buries nothing yet: the cards under it may
+        go before it is drawn. It is nobody's partner either, so it counts as gone."""
+        needs, lone = (self.loose, self.lone) if usable else (self.strict, self.lone)
+        rest = col & live
+        escaped = not usable
+        out = 0
+        while rest:
+            top = rest.bit_length() - 1
+            bit = 1 << top
+            if not lone & bit and not needs[top] & live & ~(0 if usable else col):
+                if not waste & bit:
+                    out |= bit
+                elif escaped:
+                    return out | rest  # never removed: it and everything under it stay
+                else:
+                    escaped = True  # the first such card may still step into the cell
+            rest ^= bit
+        return out
+
+    def _columns(self, state: State) -> list[int]:
+        """On the last pass: per waste pile, the slots that are or will be on it (pile cards
+        and, when the stock top is not available, the stock cards that will land on it)."""
+        board, lo, piles, _, pno, _ = state
+        sw = self.model.sw
+        if sw.passes is None or pno < sw.passes or sw.piles < 2:
+            return []
+        cols = list(piles)
+        if not sw.stock_top:
+            stock = board >> lo << lo
+            j = 0
+            while stock:
+                low = stock & -stock
+                stock ^= low
+                cols[(j % sw.draw) % sw.piles] |= low
+                j += 1
+        return cols
+
+    def _free_ok(self, state: State, live: int, usable: bool) -> bool:
+        """The free-stock relaxation with the deck cards still live."""
+        board, cells = state[0], state[3]
+        pyr = (board | cells) & PYRAMID_ALL
+        if not pyr & self.required:
+            return True
+        deck = live & self.deck
+        if isinstance(self.free, FreeStockCell):
+            parked = cells & PYRAMID_ALL
+            return self.free.wins(pyr & ~parked | deck, parked, usable)
+        return self.free.wins(pyr | deck)
+
+
+def strict_needs(model: Model, slot: int) -> int:
+    """The partners of ``slot`` it could meet if no card ever went to a cell (see
+    :func:`~pyramid_widget.solver_model.needs_mask`, whose no-cell branch this repeats; a
+    card parked in the cell at the root is nobody's partner then: the cell is stuck)."""
+    rules, cards = model.rules, model.cards
+    partners = model.partners[slot]
+    if cards[slot] < 0:
+        return partners
+    zones = rules.pair_zones
+    deck = ((1 << model.deck_hi) - 1) & ~PYRAMID_ALL
+    if slot < SIZE:
+        keep = deck if {"pyramid+stock", "pyramid+waste"} & zones else 0
+        if "pyramid+pyramid" in zones:
+            related = BLOCKERS_MASK[slot] | sum(
+                1 << q for q in range(SIZE) if BLOCKERS_MASK[q] >> slot & 1
+            )
+            keep |= PYRAMID_ALL & ~related
+        return partners & keep
+    keep = PYRAMID_ALL if {"pyramid+stock", "pyramid+waste"} & zones else 0
+    if {"stock+waste", "waste+waste"} & zones:
+        keep |= deck
+    return partners & keep  # pile order is checked per position (_buried)
+
+
+def _union(piles: tuple[int, ...]) -> int:
+    out = 0
+    for pile in piles:
+        out |= pile
+    return out
+
+
+def _above(cols: list[int], waste: int, live: int) -> dict[int, int]:
+    """Per live slot, the live cards covering it now: pyramid covering, and on a waste pile
+    the cards higher up (a stock card covers nothing yet: what it will land on may go
+    first; ``cols`` as :meth:`PileCheck._columns`)."""
+    above: dict[int, int] = {}
+    rest = live & PYRAMID_ALL
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        slot = low.bit_length() - 1
+        above[slot] = BLOCKERS_MASK[slot] & live
+    for col in cols:
+        rest = col & live & waste
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            above[low.bit_length() - 1] = rest  # the higher cards of the pile
+    return above
+
+
+def _column_of(cols: list[int], slot: int) -> int:
+    for col in cols:
+        if col >> slot & 1:
+            return col
+    return 0
+
+
+def _cyclic(before: dict[int, int], live: int) -> bool:
+    """Whether the relation "``before[x]`` must all go before ``x``" has a cycle: peel off
+    the cards with nothing left before them until none is left (no cycle) or none can go."""
+    left = live
+    order = sorted(before, reverse=True)  # covering cards have higher slots: few sweeps
+    while left:
+        start = left
+        for x in order:
+            if left >> x & 1 and not before[x] & left:
+                left ^= 1 << x
+        if left == start:
+            return True
+    return False
+
+
+def _starved(check: int, needs: list[int], live: int) -> bool:
+    """Whether some slot in ``check`` has no partner in ``live`` it could meet."""
+    while check:
+        low = check & -check
+        if not needs[low.bit_length() - 1] & live:
+            return True
+        check ^= low
+    return False
+
+
+def _counts_ok(rank_masks: list[int], want: int, needs: list[int], live: int, match: bool) -> bool:
+    """Hall's condition per rank class: the cards of ``want`` of rank ``x`` each need their
+    own partner of rank ``13 - x`` in ``live`` (a matching; with ``match`` false, ``needs``
+    holds every partner and counting is enough)."""
+    for x in range(1, 13):
+        mine = want & rank_masks[x]
+        if not mine:
+            continue
+        if mine.bit_count() > (live & rank_masks[13 - x]).bit_count():
+            return False
+        if match and not _matching(mine, needs, live):
+            return False
+    return True
