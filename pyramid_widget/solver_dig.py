@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+from pyramid_widget.cards import KING
 from pyramid_widget.solver_model import PYRAMID_ALL, Model, _matching
 
 ALL_THRESHOLDS = (1 << 64) - 1
@@ -89,8 +90,7 @@ def _class_thresholds(model: Model, cards: int, stock: int) -> int:
 
 def buried_in_class(model: Model, board: int, lo: int) -> int:
     """What :func:`~pyramid_widget.solver_macro.buried_under` returns, found faster under
-    sum-13 pairing: a card's partners all lie in its own rank class, so which deck cards of
-    a class have no partner left depends only on that class's cards (cached per class).
+    sum-13 pairing (see :func:`inert_cards`).
 
     >>> from pyramid_widget.game import Game
     >>> from pyramid_widget.solver_model import Model
@@ -99,24 +99,46 @@ def buried_in_class(model: Model, board: int, lo: int) -> int:
     >>> buried_in_class(model, model.root[0], model.deck_hi) == 0b11 << model.deck_lo  # 8D, 2S
     True
     """
-    waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
-    if not waste:
-        return 0
-    cache, needs = model.inert_cache, model.needs
-    dead = 0
-    for mask in model.class_list:
-        cards = board & mask
-        inert = cache.get(cards)
-        if inert is None:
-            inert, rest = 0, cards & ~PYRAMID_ALL
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                if not needs[low.bit_length() - 1] & cards:
-                    inert |= low
-            cache[cards] = inert
-        dead |= inert
-    dead &= waste
+    return buried_by(inert_cards(model, board), board, lo)
+
+
+def buried_by(inert: int, board: int, lo: int) -> int:
+    """The waste cards of ``board`` under its highest card in ``inert``."""
+    dead = inert & board & ~PYRAMID_ALL & ((1 << lo) - 1)
     if not dead:
         return 0
-    return waste & ((1 << (dead.bit_length() - 1)) - 1)
+    return board & ~PYRAMID_ALL & ((1 << (dead.bit_length() - 1)) - 1)
+
+
+def inert_cards(model: Model, board: int) -> int:
+    """The deck cards of ``board`` with no partner left they could meet (Kings that go alone
+    aside). Under sum-13 pairing a card's partners all lie in its own rank class, so this
+    depends class by class only on that class's cards, and is cached per class."""
+    inert = 0
+    for mask in model.class_list:
+        inert |= _class_inert(model, board & mask)
+    return inert
+
+
+def inert_after(model: Model, inert: int, board: int, bits: int) -> int:
+    """:func:`inert_cards` of ``board`` from those of the position before ``bits`` (one
+    card or a pair, thus one rank class) were removed."""
+    slot = (bits & -bits).bit_length() - 1
+    if model.cards[slot] // 4 + 1 == KING:
+        return inert  # Kings belong to no class
+    mask = model.class_masks[slot]
+    return inert & ~mask | _class_inert(model, board & mask)
+
+
+def _class_inert(model: Model, cards: int) -> int:
+    inert = model.inert_cache.get(cards)
+    if inert is None:
+        needs = model.needs
+        inert, rest = 0, cards & ~PYRAMID_ALL
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not needs[low.bit_length() - 1] & cards:
+                inert |= low
+        model.inert_cache[cards] = inert
+    return inert

@@ -63,11 +63,13 @@ def candidates(model: Model, state: State) -> list[Candidate]:
     wtop = 1 << (below.bit_length() - 1) if below else 0
     above = deck >> lo << lo
     stop = above & -above if sw.stock_top else 0
-    if sw.passes is not None and state[4] >= sw.passes:
-        deck = wtop | above  # last pass: no other waste card can come to the top unburied
     king = (sw.forced & unc) | (sw.forced_out & (wtop | stop))
     if king:
         return [(king & -king, lo, 0)]
+    if sw.passes is not None and state[4] >= sw.passes:
+        if sw.plain_last:
+            return _last_pass(model, board, lo, unc, wtop, above)
+        deck = wtop | above  # last pass: no other waste card can come to the top unburied
     here: list[Candidate] = []
     lone = unc & sw.kings  # Kings alone that pair with others too (not forced)
     while lone:
@@ -130,6 +132,56 @@ def candidates(model: Model, state: State) -> list[Candidate]:
             later.append((at + 256, bits, 1))
     later.sort()
     here += [(bits, at & 255, crossed) for at, bits, crossed in later]
+    return here
+
+
+def _last_pass(
+    model: Model, board: int, lo: int, unc: int, wtop: int, above: int
+) -> list[Candidate]:
+    """:func:`candidates` in the last pass when only pyramid and waste cards pair and
+    Kings go alone (no King available now): the same list, built in stock order. Every stock
+    card is still on the board (none can leave the stock), so the stop after drawing slot
+    ``d`` is ``d + 1``."""
+    needs, partners, required = model.needs, model.partners, model.required
+    here: list[Candidate] = []
+    waste_pairs: list[Candidate] = []
+    barrier, must = model.deck_hi + 1, 0
+    kings = above & model.sw.forced_out
+    if kings:
+        must = kings & -kings
+        barrier = must.bit_length()
+    rest = unc
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        a = low.bit_length() - 1
+        only = needs[a] & board
+        if only and not only & (only - 1) and low & required:  # its one partner left
+            if only & (unc | wtop):
+                return [(low | only, lo, 0)]  # forced: they can only go together
+            if only & above and only.bit_length() < barrier:
+                barrier, must = only.bit_length(), low | only
+        mine = partners[a]
+        mates = mine & unc & ~((low << 1) - 1)
+        while mates:
+            mlow = mates & -mates
+            mates ^= mlow
+            here.append((low | mlow, lo, 0))
+        if mine & wtop:
+            waste_pairs.append((low | wtop, lo, 0))
+    here += waste_pairs
+    rest = above & ((1 << (barrier - 1)) - 1)
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        d = low.bit_length()
+        mates = partners[d - 1] & unc
+        while mates:
+            mlow = mates & -mates
+            mates ^= mlow
+            here.append((low | mlow, d, 0))
+    if must:
+        here.append((must, barrier, 0))
     return here
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import heapq
 
 from pyramid_widget.moves import Move
-from pyramid_widget.solver_dig import buried_in_class, dig_dead
+from pyramid_widget.solver_dig import buried_by, dig_dead, inert_after, inert_cards
 from pyramid_widget.solver_macro import (
     MacroMove,
     _count,
@@ -50,13 +50,13 @@ def macro_dive(model: Model, budget: Budget) -> Result:
     # the free-stock test at every position pays off when the stock comes round again
     free = FreeStock(model) if applies(model) and model.rules.passes != 1 else None
     dig = limited and model.rules.pairing == "sum13"  # see solver_dig
-    bury = buried_in_class if model.rules.pairing == "sum13" else buried_under
-    stack = [(root, candidates(model, root)[::-1])]
-    path: list[tuple[State, MacroMove]] = []
+    classes = model.rules.pairing == "sum13"  # inert cards found class by class
+    stack = [(root, candidates(model, root)[::-1], inert_cards(model, root[0]) if classes else 0)]
+    path: list[tuple[State, tuple[int, int, int]]] = []  # candidates, made moves at the end
     nodes = 1
     try:
         while stack:
-            state, frame = stack[-1]
+            state, frame, inert = stack[-1]
             if not frame:
                 stack.pop()
                 if path:
@@ -70,8 +70,12 @@ def macro_dive(model: Model, budget: Budget) -> Result:
                 nlo = nlo + (rest & -rest).bit_length() - 1 if rest else hi
             npno = state[4] + crossed if limited else 0
             last = npno >= passes
+            if classes:
+                ninert = inert_after(model, inert, nboard, bits)
             if last:
-                gone = bury(model, nboard, nlo)
+                gone = (
+                    buried_by(ninert, nboard, nlo) if classes else buried_under(model, nboard, nlo)
+                )
                 if gone:  # inert for good: forget them (see solver_macro.buried_under)
                     nboard &= ~gone
                     if starved(model, nboard):
@@ -87,14 +91,15 @@ def macro_dive(model: Model, budget: Budget) -> Result:
                 best[nboard] = -1
                 continue
             best[nboard] = value
-            path.append((state, _macro_move(cand)))
+            path.append((state, cand))
             if not nboard & PYRAMID_ALL:
-                return Result(True, macro_line(model, path), nodes)
+                steps = [(st, _macro_move(c)) for st, c in path]
+                return Result(True, macro_line(model, steps), nodes)
             nodes += 1
             if not nodes % CHECK_EVERY:
                 budget.check(nodes)
             nxt = (nboard, nlo, 0, 0, npno, fl)
-            stack.append((nxt, candidates(model, nxt)[::-1]))
+            stack.append((nxt, candidates(model, nxt)[::-1], ninert if classes else 0))
     except OutOfBudget:
         return Result(None, [], nodes)
     return Result(False, [], nodes)

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pyramid_widget.cards import KING, Card, rank
+from pyramid_widget.cards import KING, Card, make_card, rank
 from pyramid_widget.layout import BLOCKERS_MASK, COVERED_BY_MASK, SIZE
 from pyramid_widget.moves import Move
 from pyramid_widget.position import Position
@@ -59,6 +59,12 @@ CompactMove = tuple[int, int, int]
 Successors = list[tuple[CompactMove, State]]
 
 PYRAMID_ALL = (1 << SIZE) - 1
+
+RELATED = tuple(
+    BLOCKERS_MASK[p] | sum(1 << q for q in range(SIZE) if BLOCKERS_MASK[q] >> p & 1)
+    for p in range(SIZE)
+)
+"""``RELATED[p]``: the positions that cover ``p`` or that ``p`` covers, directly or not."""
 
 
 @dataclass
@@ -134,27 +140,33 @@ class Model:
         """Precompute partner, requirement and rank masks (see :func:`needs_mask`)."""
         rules, cards = self.rules, self.cards
         n = len(cards)
-        self.partners = [
-            sum(1 << t for t in range(n) if cards[t] >= 0 and rules.pairs(cards[s], cards[t]))
-            if cards[s] >= 0
-            else 0
-            for s in range(n)
+        self.rank_masks = [0] * 14
+        for s, c in enumerate(cards):
+            if c >= 0:
+                self.rank_masks[rank(c)] |= 1 << s
+        # pairing depends on ranks only: two cards of ranks r and r2 (not the same card)
+        pair_ranks = [0] + [
+            sum(
+                m
+                for r2, m in enumerate(self.rank_masks)
+                if r2 and rules.pairs(make_card(r, 0), make_card(r2, 1))
+            )
+            for r in range(1, 14)
         ]
-        self.kings = sum(1 << s for s in range(n) if cards[s] >= 0 and rank(cards[s]) == KING)
+        self.partners = [
+            pair_ranks[rank(c)] & ~(1 << s) if c >= 0 else 0 for s, c in enumerate(cards)
+        ]
+        self.kings = self.rank_masks[KING]
         lone = self.kings if rules.kings_alone else 0
         must = PYRAMID_ALL if rules.win == "pyramid" else (1 << n) - 1
         if rules.cells and rules.win == "pyramid":
             must = 0  # prunings below assume no cell; with one, requiring nothing stays sound
         self.required = must & ~lone & sum(1 << s for s in range(n) if cards[s] >= 0)
         self.needs = [needs_mask(self, s) for s in range(n)]
-        self.affects = [
-            sum(1 << q for q in range(n) if self.required >> q & 1 and self.needs[q] >> s & 1)
-            for s in range(n)
-        ]
-        self.rank_masks = [
-            sum(1 << s for s in range(n) if cards[s] >= 0 and rank(cards[s]) == r)
-            for r in range(14)
-        ]
+        self.affects = [0] * n
+        for q in slots_of(self.required):
+            for s in slots_of(self.needs[q]):
+                self.affects[s] |= 1 << q
         self.class_masks = [
             self.rank_masks[rank(c)] | self.rank_masks[13 - rank(c)] if c >= 0 else 0 for c in cards
         ]
@@ -284,6 +296,16 @@ class Switches:
         self.stall = rules.stall_rule
         self.cells = rules.cells
         self.sum13 = rules.pairing == "sum13"
+        self.plain_last = (
+            self.sum13
+            and rules.kings_alone
+            and self.forced_out == self.kings
+            and not (self.ps or self.sw or self.ww or self.stock_top)
+            and self.pw
+            and self.pp
+        )
+        """Whether :func:`pyramid_widget.solver_macro.candidates` may take its last-pass
+        shortcut (pyramid and waste pairs only, every King removed at once)."""
 
 
 def needs_mask(model: Model, slot: int) -> int:
@@ -304,10 +326,7 @@ def needs_mask(model: Model, slot: int) -> int:
     if slot < SIZE:
         keep = deck if {"pyramid+stock", "pyramid+waste"} & zones else 0
         if "pyramid+pyramid" in zones:
-            related = BLOCKERS_MASK[slot] | sum(
-                1 << q for q in range(SIZE) if BLOCKERS_MASK[q] >> slot & 1
-            )
-            keep |= PYRAMID_ALL & ~related
+            keep |= PYRAMID_ALL & ~RELATED[slot]
         return partners & keep
     keep = PYRAMID_ALL if {"pyramid+stock", "pyramid+waste"} & zones else 0
     if {"stock+waste", "waste+waste"} & zones:
