@@ -61,6 +61,17 @@ class FreeStock:
             [r2 for r2 in range(1, 14) if _ranks_pair(rules.pairing, r, r2)] for r in range(14)
         ]
         self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.saturating = rules.pairing == "sum13" and self.zones_deck
+        """Under sum-13 pairing, a rank class {r, 13 - r} is *saturated* when the free deck
+        holds a partner for every pyramid card of the class (at least as many cards of rank
+        ``13 - r`` as pyramid cards of rank ``r``, and the other way round). An uncovered
+        card of a saturated class is then removed with a deck card at once, with no other
+        choice tried. Soundness: take a winning line; do that removal first and then the
+        line, except that the card's own removal is dropped and, if the line paired it with
+        a pyramid card ``q``, ``q`` takes a deck card instead. The line used at most
+        ``#pyramid(13 - r) - 1`` deck cards of rank ``r`` elsewhere and at most
+        ``#pyramid(r) - 1`` of rank ``13 - r`` for the others, so both deck cards exist, and
+        an earlier removal only uncovers cards sooner."""
         self.failed: set[tuple[int, tuple[int, ...]]] = set()
         self.won: set[tuple[int, tuple[int, ...]]] = set()
         self.spent = 0
@@ -104,6 +115,18 @@ class FreeStock:
         model = self.model
         rules = model.rules
         unc = uncovered(pyr, _UNCOVERED)
+        if self.saturating:
+            rm = model.rank_masks
+            rest = unc
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                r = self.ranks[low.bit_length() - 1]
+                if r != KING and left[13 - r] >= (pyr & rm[r]).bit_count() > 0:
+                    if left[r] >= (pyr & rm[13 - r]).bit_count():  # saturated: see __init__
+                        fewer = list(left)
+                        fewer[13 - r] -= 1
+                        return self._clear(pyr & ~low, tuple(fewer))
         rest = unc
         while rest:
             low = rest & -rest
