@@ -122,11 +122,14 @@ class FreeStock:
                 low = rest & -rest
                 rest ^= low
                 r = self.ranks[low.bit_length() - 1]
-                if r != KING and left[13 - r] >= (pyr & rm[r]).bit_count() > 0:
-                    if left[r] >= (pyr & rm[13 - r]).bit_count():  # saturated: see __init__
-                        fewer = list(left)
-                        fewer[13 - r] -= 1
-                        return self._clear(pyr & ~low, tuple(fewer))
+                if (  # a saturated class: see __init__
+                    r != KING
+                    and left[13 - r] >= (pyr & rm[r]).bit_count() > 0
+                    and left[r] >= (pyr & rm[13 - r]).bit_count()
+                ):
+                    fewer = list(left)
+                    fewer[13 - r] -= 1
+                    return self._clear(pyr & ~low, tuple(fewer))
         rest = unc
         while rest:
             low = rest & -rest
