@@ -256,15 +256,18 @@ def buried_under(model: Model, board: int, lo: int) -> int:
 
     Soundness: with no redeal left the waste only grows on top and loses its top card; a
     waste card that has no partner left it could meet (and is no King that goes alone) stays
-    for good, so nothing below it is ever available again. Those cards are inert: the search
-    drops them from the position (positions that differ only in them have the same future).
+    for good, so nothing below it is ever available again. Another waste card is no
+    partner: with one pile only one waste card is ever on top. Those cards are inert: the
+    search drops them from the position (positions that differ only in them have the same
+    future).
     """
     needs, kings = model.needs, model.sw.kings
     waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
+    live = board & ~waste  # two waste cards are never both available: one pile, one top
     while waste:
         top = 1 << (waste.bit_length() - 1)
         waste ^= top
-        if not needs[top.bit_length() - 1] & board and not top & kings:
+        if not needs[top.bit_length() - 1] & live and not top & kings:
             return waste
     return 0
 

@@ -129,7 +129,9 @@ def test_no_position_on_a_winning_line_is_called_dead(rules_name: str) -> None:
                 break
             model = Model.from_game(game)
             board, lo, _, _, pno, _ = model.root
-            assert buried_in_class(model, board, lo) == buried_under(model, board, lo)
+            by_class, plain = buried_in_class(model, board, lo), buried_under(model, board, lo)
+            # equal, except that the plain test also knows two waste cards never pair
+            assert by_class == plain if rules_name != "relaxed" else not by_class & ~plain
             if pno >= (game.rules.passes or 0):
                 checked += 1
                 assert not dig_dead(model, board, lo), (rules_name, number, str(move))
