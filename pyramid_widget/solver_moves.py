@@ -118,30 +118,42 @@ def expand(model: Model, state: State) -> Successors:
             (both if in_pyramid == 2 else one if in_pyramid else none).append((move, nxt))
     if sw.stall and not stock and not flag and not legal:
         return []  # the engine calls this position lost (stall rule)
-    out = both + one
-
+    cellm: Successors = []
+    later: Successors = []
     if sw.cells and cells.bit_count() < sw.cells:
         rest = unc | wtops
         while rest:
             low = rest & -rest
             rest ^= low
             npiles = tuple(p & ~low for p in piles) if sw.piles > 1 else piles
-            out.append(
+            nboard = board & ~low
+            if low & unc:
+                fresh = uncovered(nboard & PYRAMID_ALL, _UNCOVERED) & ~unc
+            else:
+                pile = next(p for p in piles if p & low) & ~low
+                fresh = 1 << (pile.bit_length() - 1) if pile else 0
+            useful = False
+            while fresh:
+                f = fresh & -fresh
+                fresh ^= f
+                if partners[f.bit_length() - 1] & (avail | low):
+                    useful = True
+            (cellm if useful else later).append(
                 (
                     (CELL, low.bit_length() - 1, -1),
-                    (board & ~low, lo, npiles, cells | low, pno, flag),
+                    (nboard, lo, npiles, cells | low, pno, flag),
                 )
             )
-
+    drawm: Successors = []
     if stock:
-        out.append(((DRAW, -1, -1), _draw(sw, state, hi)))
+        drawm.append(((DRAW, -1, -1), _draw(sw, state, hi)))
     elif (sw.passes is None or pno < sw.passes) and board & ~PYRAMID_ALL:
         npiles = (0,) * sw.piles if sw.piles > 1 else 0
         nlo = _normalise(board, model.deck_lo, hi)
         npno = pno + 1 if sw.passes is not None else 0
-        out.append(((REDEAL, -1, -1), (board, nlo, npiles, cells, npno, 0)))
-    out += none
-    return out
+        drawm.append(((REDEAL, -1, -1), (board, nlo, npiles, cells, npno, 0)))
+    # Cell moves that uncover a card with a partner available come early, the rest last.
+    return both + cellm + one + drawm + none + later
 
 
 def dead_after(model: Model, alive: int, bits: int) -> bool:

@@ -221,8 +221,8 @@ class PileCheck:
             return True
         deck = live & self.deck
         if isinstance(self.free, FreeStockCell):
-            parked = cells & PYRAMID_ALL
-            return self.free.wins(pyr & ~parked | deck, parked, usable)
+            parked = cells & live  # a stuck cell card is gone: the cell is then blocked
+            return self.free.wins(pyr & ~parked | deck & ~parked, parked, usable)
         return self.free.wins(pyr | deck)
 
 

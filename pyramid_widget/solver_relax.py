@@ -24,6 +24,7 @@ False
 from __future__ import annotations
 
 from pyramid_widget.cards import KING, rank
+from pyramid_widget.layout import SIZE
 from pyramid_widget.solver_model import PYRAMID_ALL, Model, uncovered
 from pyramid_widget.solver_moves import _UNCOVERED
 
@@ -174,20 +175,21 @@ EMPTY, BLOCKED = -1, -2
 class FreeStockCell:
     """The free-stock game with a free cell (rule sets with ``cells``; one cell is modelled).
 
-    The relaxed position is the pyramid mask, the counts of the deck cards per rank, and
-    the cell: :data:`EMPTY`, :data:`BLOCKED` (it holds a card that can never leave), or the
-    slot of a pyramid card parked there. An uncovered pyramid card may go alone (a King,
-    where Kings go alone), pair with an uncovered pyramid card, with a deck card of a
+    The relaxed position is the pyramid mask, the counts of the free deck cards per rank,
+    and the cell: :data:`EMPTY`, :data:`BLOCKED` (it holds a card that can never leave), or
+    the slot of the card parked there. An uncovered pyramid card may go alone (a King,
+    where Kings go alone), pair with an uncovered pyramid card, with a free deck card of a
     partner rank, or with the parked card, or step into the empty cell; the parked card may
-    pair with a deck card. The pyramid is cleared when it is empty and no pyramid card is
-    parked.
+    pair with a free deck card. The pyramid is cleared when it is empty and no pyramid card
+    is parked.
 
     Soundness: follow a real winning line and keep the relaxed cell equal to the real one
-    when it holds a pyramid card, else empty (blocked only when the real cell holds a card
-    that never leaves). A deck card in the real cell counts as a free deck card, so every
-    real move that touches a pyramid card is a relaxed move (a pyramid card enters the cell
-    only when it is empty, and then the relaxed cell is empty too); moves between deck cards
-    only use deck cards up and are left out. So a real win gives a relaxed win.
+    while it holds a pyramid card or the card it held at the start, else empty (blocked
+    only when the real cell holds a card that never leaves). A deck card that enters the
+    real cell later counts as a free deck card, so every real move that touches a pyramid
+    card or the starting cell card is a relaxed move (a pyramid card enters the cell only
+    when it is empty, and then the relaxed cell is empty too); other moves between deck
+    cards only use deck cards up and are left out. So a real win gives a relaxed win.
     """
 
     def __init__(self, model: Model) -> None:
@@ -208,8 +210,9 @@ class FreeStockCell:
         self.spent = 0
 
     def wins(self, board: int, parked: int, usable: bool) -> bool:
-        """Whether the pyramid cards of ``board`` and the pyramid card ``parked`` in the cell
-        (a one-bit mask, or 0) can be cleared with the deck cards of ``board`` free;
+        """Whether the pyramid cards of ``board`` and a pyramid card ``parked`` in the cell
+        (a one-bit mask of the cell card, or 0) can be cleared with the deck cards of
+        ``board`` free;
         ``usable`` says whether an empty cell may take cards. True once the budget of
         :data:`LIMIT` positions is spent (the test then prunes nothing)."""
         if self.spent > LIMIT:
@@ -227,7 +230,7 @@ class FreeStockCell:
             return True
 
     def _clear(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
-        if not pyr and cell < 0:
+        if not pyr and (cell < 0 or cell >= SIZE):
             return True
         key = (pyr, left, cell)
         hit = self.seen.get(key)
