@@ -185,7 +185,7 @@ def _decide(model: Model, budget: Budget) -> Result:
 def _fewest(model: Model, budget: Budget, ceiling: int) -> Result:
     """Find a shortest line, knowing one of ``ceiling`` moves exists."""
     if model.macro:
-        from pyramid_widget.solver_macro_search import macro_a_star
+        from pyramid_widget.solver_fewest import macro_a_star
 
         return macro_a_star(model, budget, ceiling)
     return a_star(model, budget, ceiling)

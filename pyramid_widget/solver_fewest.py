@@ -1,0 +1,477 @@
+"""Shortest mode for one waste pile, draw one, no cell: A* over macro moves with a bound on
+the moves that remove no pyramid card.
+
+The rule sets here (easy, medium, hard, relaxed, cheops and compositions like them) use the
+removal-to-removal *macro moves* of :mod:`pyramid_widget.solver_macro`; a macro move costs
+the draws and redeal it stands for plus one for its removal. The search is A* with the
+bound ``removals + passes`` (see :func:`extra_bound` for the argument), re-opening a position
+when a cheaper way to it turns up, so the bound need only be admissible.
+
+>>> from pyramid_widget.game import Game
+>>> from pyramid_widget.solver_model import Model
+>>> from pyramid_widget.solver_search import Budget
+>>> g = Game.from_position("relaxed", pyramid=[None] * 26 + ["5H", "9C"], stock=["2D", "8D", "4S"])
+>>> [str(m) for m in macro_a_star(Model.from_game(g), Budget(None, None)).line]
+['draw', '5H+8D', '4S+9C']
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+
+from pyramid_widget.cards import rank
+from pyramid_widget.moves import Move
+from pyramid_widget.solver_macro import (
+    MacroMove,
+    _count,
+    _macro_move,
+    buried,
+    candidates,
+    macro_line,
+)
+from pyramid_widget.solver_model import PYRAMID_ALL, Model, State
+from pyramid_widget.solver_moves import dead_after
+from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
+
+LOST = 1 << 20
+"""What :func:`extra_bound` returns when some pyramid card can never get a partner."""
+
+Key = tuple[int, int, int]
+
+
+def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
+    """The fewest engine moves to a win (draws and redeals count), or ``found=False``.
+
+    A* over macro moves (cost: the draws and redeal a move stands for plus one for the
+    removal) with the admissible bound :func:`~pyramid_widget.solver_search.lower_bound`
+    (removals still needed) plus :func:`extra_bound` (moves that remove no pyramid card).
+    The bound is admissible but not always consistent, so a position reached again more
+    cheaply is searched again; the first win taken off the queue is then a shortest one.
+    Removals are only tried at their earliest stop, which is also the cheapest.
+    ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
+    """
+    root = model.root
+    if model.is_dead(root):
+        return Result(False, [], 1)
+    hi, start = model.deck_hi, model.deck_lo
+    limited = model.rules.passes is not None
+    passes = model.rules.passes if model.rules.passes is not None else 1 << 30
+    fl = 1 if model.rules.stall_rule else 0
+    limit = ceiling if ceiling is not None else LOST - 1
+    bound, cheap = _bound_functions(model)
+    rkey: Key = (root[0], root[1], root[4])
+    cost: dict[Key, int] = {rkey: 0}
+    parent: dict[Key, tuple[Key, MacroMove] | None] = {rkey: None}
+    h0 = bound(root[0], root[1], root[4])
+    if h0 > limit:
+        return Result(False, [], 1)
+    heap = [(h0, 0, rkey, h0)]
+    dominated = _Dominance(model).dominated
+    seen: dict[int, list[tuple[int, int, int]]] = {}
+    if not model.rules.stall_rule:  # under the stall rule the root may not redeal freely
+        seen[root[0]] = [(root[4], root[1], 0)]
+    nodes = 0
+    try:
+        while heap:
+            f, negg, key, h = heapq.heappop(heap)
+            g = -negg
+            if cost[key] < g:
+                continue
+            board, lo, pno = key
+            if h < 0:  # queued with the cheap bound: take the full one now (lazy A*)
+                h = bound(board, lo, pno)
+                if g + h > f:
+                    if g + h <= limit:
+                        heapq.heappush(heap, (g + h, negg, key, h))
+                    continue
+            state = (board, lo, 0, 0, pno, fl if key != rkey else root[5])
+            nodes += 1
+            if not board & PYRAMID_ALL:
+                return Result(True, _line(model, parent, key), nodes)
+            if not nodes % CHECK_EVERY:
+                budget.check(nodes)
+            deck = board & ~PYRAMID_ALL
+            for bits, at, crossed in candidates(model, state):
+                if crossed:
+                    step = _count(deck, lo, hi) + 2 + _count(deck, start, at)
+                else:
+                    step = _count(deck, lo, at) + 1
+                nboard = board & ~bits
+                nlo = at
+                if bits >> at & 1:
+                    rest = nboard >> at
+                    nlo = at + (rest & -rest).bit_length() - 1 if rest else hi
+                npno = pno + crossed if limited else 0
+                nkey = (nboard, nlo, npno)
+                ng = g + step
+                if cost.get(nkey, limit + 1) <= ng:
+                    continue
+                if nboard in seen and dominated(seen[nboard], nboard, nlo, npno, ng):
+                    continue
+                # pathmax: h - step is admissible for the child since h is for the parent
+                nf = ng + max(cheap(nboard), h - step)
+                if nf > limit or dead_after(model, nboard, bits):
+                    continue
+                if npno >= passes and buried(model, nboard, nlo):
+                    continue
+                cost[nkey] = ng
+                seen.setdefault(nboard, []).append((npno, nlo, ng))
+                parent[nkey] = (key, _macro_move((bits, at, crossed)))
+                heapq.heappush(heap, (nf, -ng, nkey, -1))
+    except OutOfBudget:
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)
+
+
+class _Dominance:
+    """Skip a position that another one already queued reaches by draws and a redeal at no
+    greater cost.
+
+    Soundness: if position ``A`` (cost so far ``g_A``) turns into ``B`` by drawing (and
+    redealing) ``c`` times and ``g_A + c <= g_B``, every line from ``B`` can be played from
+    ``A`` with those draws in front, at no greater total; and the macro moves of ``A`` cover
+    those of ``B`` (its draw closure contains ``B``'s, and a removal that ``B`` makes in the
+    next pass ``A`` makes at the same stop a pass earlier, more cheaply, into a position
+    that dominates in turn). So a shortest line through ``B`` is matched by one through
+    ``A``. Across a redeal this is used only without the stall rule (there, ``A`` could
+    only redeal if its pass removed something, and a line after the redeal would start a
+    pass that has removed nothing, unlike ``B``'s).
+    """
+
+    def __init__(self, model: Model) -> None:
+        self.hi, self.start = model.deck_hi, model.deck_lo
+        self.cross = model.rules.passes is not None and not model.rules.stall_rule
+
+    def dominated(
+        self, entries: list[tuple[int, int, int]], board: int, lo: int, pno: int, g: int
+    ) -> bool:
+        """Whether an entry ``(pass, stock index, cost)`` for ``board`` dominates."""
+        deck = board & ~PYRAMID_ALL
+        for p, at, cost in entries:
+            if p == pno:
+                if at <= lo and cost + _count(deck, at, lo) <= g:
+                    return True
+            elif (
+                p == pno - 1
+                and self.cross
+                and cost + _count(deck, at, self.hi) + 1 + _count(deck, self.start, lo) <= g
+            ):
+                return True
+        return False
+
+
+def _bound_functions(model: Model) -> tuple[Callable[[int, int, int], int], Callable[[int], int]]:
+    """``bound(board, lo, pno)``: removals still needed plus :func:`extra_bound`; and
+    ``cheap(board)``: a quicker admissible bound (removals only)."""
+    if model.rules.pairing == "sum13" and model.rules.win == "pyramid":
+        tables = Tables(model)
+        return tables.bound, tables.removals
+
+    def plain(board: int, lo: int, pno: int) -> int:
+        state = (board, lo, 0, 0, pno, 0)
+        return lower_bound(model, state) + draws_bound(model, board, lo)
+
+    def cheap(board: int) -> int:
+        return lower_bound(model, (board, 0, 0, 0, 0, 0))
+
+    return plain, cheap
+
+
+class Tables:
+    """Per-model tables for :func:`extra_bound` (ranks of the deck slots and so on)."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.rank = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.masks = model.rank_masks
+        self.top = model.rules.stock_top_available
+        self.passes = model.rules.passes
+        self.lo, self.hi = model.deck_lo, model.deck_hi
+        self.shared = model.sw.sw
+        self.cache: dict[int, tuple[int, list[int], list[tuple[int, int]]]] = {}
+        """Whether the stock top pairs with the waste top (one move can then take a card of
+        the stock and one of the waste)."""
+
+    def bound(self, board: int, lo: int, pno: int) -> int:
+        """Removals still needed plus the extra moves (see :func:`extra_bound`)."""
+        pyr = board & PYRAMID_ALL
+        info = self.cache.get(pyr)
+        if info is None:
+            info = self.cache[pyr] = self.pyramid(pyr)
+        return info[0] + self.extra(board, lo, pno, info)
+
+    def removals(self, board: int) -> int:
+        """The removals still needed (:func:`pyramid_removals`), cached per pyramid."""
+        pyr = board & PYRAMID_ALL
+        info = self.cache.get(pyr)
+        if info is None:
+            info = self.cache[pyr] = self.pyramid(pyr)
+        return info[0]
+
+    def pyramid(self, pyr: int) -> tuple[int, list[int], list[tuple[int, int]]]:
+        """``(removals, base, wanted)`` for the pyramid mask ``pyr``: the removal bound, the
+        offset of each rank into :data:`EXCESS`, and ``(rank, count)`` of the deck cards
+        that must be played with pyramid cards, at least."""
+        masks, needs = self.masks, self.model.needs
+        counts = [(pyr & m).bit_count() for m in masks]
+        removals = counts[13]
+        base = [0] * 14
+        base[13] = counts[13] * 625  # Kings: no partner rank, no pairs
+        wanted = []
+        for r in range(1, 7):
+            m = 13 - r
+            pairs = _matching(pyr & masks[r], pyr & masks[m], needs)
+            removals += counts[r] + counts[m] - pairs
+            base[r] = ((counts[r] * 5 + counts[m]) * 5 + pairs) * 25
+            base[m] = ((counts[m] * 5 + counts[r]) * 5 + pairs) * 25
+            if counts[r] > pairs:
+                wanted.append((m, counts[r] - pairs))
+            if counts[m] > pairs:
+                wanted.append((r, counts[m] - pairs))
+        return removals, base, wanted
+
+    def extra(
+        self, board: int, lo: int, pno: int, info: tuple[int, list[int], list[tuple[int, int]]]
+    ) -> int:
+        """See :func:`extra_bound`; ``info`` is :meth:`pyramid` of the board."""
+        model = self.model
+        needs = model.needs
+        pyr = board & PYRAMID_ALL
+        # pyramid cards whose every partner that could meet them is a deck card
+        alone = 0
+        check = pyr & model.required
+        while check:
+            low = check & -check
+            check ^= low
+            mates = needs[low.bit_length() - 1] & board
+            if not mates & PYRAMID_ALL:
+                if not mates:
+                    return LOST
+                alone |= low
+        drawn = 0 if self.top else self.drawn(board, lo, alone)
+        wanted = info[2]
+        if not alone and not wanted:
+            return drawn
+        costs = self.costs(board, lo, pno, info[1])
+        worst = 0
+        if wanted:
+            ranks = self.rank
+            lists: dict[int, list[int]] = {k: [] for k, _ in wanted}
+            for s, c in costs.items():
+                mine = lists.get(ranks[s])
+                if mine is not None:
+                    mine.append(c)
+            for k, e in wanted:
+                mine = lists[k]
+                if len(mine) < e:
+                    return LOST
+                mine.sort()
+                worst = max(worst, mine[e - 1])
+        while alone:
+            low = alone & -alone
+            alone ^= low
+            mates = needs[low.bit_length() - 1] & board
+            best = LOST
+            while mates:
+                m = mates & -mates
+                mates ^= m
+                best = min(best, costs[m.bit_length() - 1])
+            worst = max(worst, best)
+        return max(worst, drawn)
+
+    def drawn(self, board: int, lo: int, alone: int) -> int:
+        """Without stock top play: the pyramid cards in ``alone`` whose every partner is in
+        the stock each need their own partner drawn (see :func:`draws_bound`)."""
+        needs, stock = self.model.needs, board >> lo << lo
+        count = 0
+        while alone:
+            low = alone & -alone
+            alone ^= low
+            if not needs[low.bit_length() - 1] & board & ~stock:
+                count += 1
+        return count
+
+    def costs(self, board: int, lo: int, pno: int, base: list[int]) -> dict[int, int]:
+        """For each deck card on the board, the fewest extra moves spent before it is
+        played with a pyramid card, counting its own (see :func:`extra_bound`)."""
+        ranks, top, start = self.rank, self.top, self.lo
+        out: dict[int, int] = {}
+        passed = [0] * 14
+        acc = 0
+        stock = board >> lo
+        s = lo
+        while stock:  # this pass: the stock from its top
+            if stock & 1:
+                k = ranks[s]
+                i = base[k] + passed[k] * 5 + passed[13 - k]
+                if top:
+                    out[s] = acc + TARGET[i] - EXCESS[i]
+                    passed[k] += 1
+                    acc += EXCESS[i + 5] - EXCESS[i]
+                else:  # a stock card is drawn before it is played
+                    out[s] = acc + 1 + TARGET[i] - EXCESS[i]
+                    acc += 1
+            stock >>= 1
+            s += 1
+        waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
+        if waste and (self.passes is None or pno < self.passes):
+            acc += 1  # the redeal
+            rest = waste >> start
+            s = start
+            own = 0 if top else 1
+            shared = board >> lo << lo if self.shared else 0
+            partners = self.model.partners
+            while rest:  # the next pass, up to where this one began
+                if rest & 1:
+                    k = ranks[s]
+                    i = base[k] + passed[k] * 5 + passed[13 - k]
+                    out[s] = acc + own + TARGET[i] - EXCESS[i]
+                    if not partners[s] & shared:  # else it may go with a stock card at once
+                        passed[k] += 1
+                        acc += EXCESS[i + 5] - EXCESS[i]
+                rest >>= 1
+                s += 1
+        passed = [0] * 14
+        acc = 0
+        while waste:  # the waste from its top, each card above removed first
+            s = waste.bit_length() - 1
+            waste ^= 1 << s
+            k = ranks[s]
+            i = base[k] + passed[k] * 5 + passed[13 - k]
+            here = acc + TARGET[i] - EXCESS[i]
+            if here < out.get(s, LOST):
+                out[s] = here
+            passed[k] += 1
+            acc += EXCESS[i + 5] - EXCESS[i]
+        return out
+
+
+def _excess(pk: int, pm: int, pairs: int, uk: int, um: int, dk: int) -> int:
+    """The fewest moves, beyond the removal bound, that passing ``uk`` and ``um`` deck cards
+    of ranks ``k`` and ``13 - k`` costs, where the pyramid holds ``pk`` and ``pm`` of them
+    and at most ``pairs`` pyramid pairs among them can meet; ``dk`` = 1 when a deck card of
+    rank ``k`` is also played with a pyramid card (the target); see :func:`extra_bound`."""
+    zk = max(0, min(uk, pm - dk))  # deck cards of rank k pair with pyramid 13 - k
+    zm = max(0, min(um, pk))
+    return uk - zk + um - zm + max(zk + dk - (pm - pairs), zm - (pk - pairs), 0)
+
+
+def _excess_tables() -> tuple[list[int], list[int]]:
+    """:func:`_excess` at ``(((pk * 5 + pm) * 5 + pairs) * 5 + uk) * 5 + um``: without a
+    target, and with a deck card of rank ``k`` as the target. (Kings use ``pm = 0``: each
+    costs one.)"""
+    plain, target = [], []
+    for pk in range(5):
+        for pm in range(5):
+            for pairs in range(5):
+                for uk in range(5):
+                    for um in range(5):
+                        plain.append(_excess(pk, pm, pairs, uk, um, 0))
+                        target.append(_excess(pk, pm, pairs, uk, um, 1))
+    return plain, target
+
+
+def _matching(left: int, right: int, needs: list[int]) -> int:
+    """The most disjoint pairs (one slot of ``left``, one of ``right``, each in the other's
+    ``needs``): augmenting paths, at most four slots a side."""
+    owner: dict[int, int] = {}
+
+    def place(q: int, tried: int) -> int:
+        options = needs[q] & right & ~tried
+        while options:
+            low = options & -options
+            options ^= low
+            tried |= low
+            holder = owner.get(low)
+            if holder is None:
+                owner[low] = q
+                return tried
+            again = place(holder, tried)
+            if again >= 0:
+                owner[low] = q
+                return again
+        return -1
+
+    count = 0
+    while left:
+        low = left & -left
+        left ^= low
+        if place(low.bit_length() - 1, 0) >= 0:
+            count += 1
+    return count
+
+
+EXCESS, TARGET = _excess_tables()
+
+
+def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
+    """A lower bound on the moves still needed that remove no pyramid card (draws, redeals,
+    removals of deck cards alone or with each other) plus the removals of pyramid cards
+    beyond :func:`~pyramid_widget.solver_search.lower_bound`, for sum-13 pairing and a
+    pyramid-only win (0 otherwise).
+
+    Admissibility. Take the rank class {r, 13 - r} with ``a`` pyramid cards of rank ``r``
+    and ``b <= a`` of rank ``13 - r``. Every one of them leaves with a partner (no King
+    here) of the other rank: ``x`` pyramid pairs, ``y1`` pairs of a pyramid ``r`` with a
+    deck card of rank ``13 - r``, ``y2`` pairs of a pyramid ``13 - r`` with a deck ``r``. So
+    ``a = x + y1`` and ``b = x + y2``: the class takes ``x + y1 + y2 = a + y2`` moves, that is
+    ``max(a, b)`` (what the removal bound counts) plus ``y2 = y1 - (a - b)``. So every deck
+    card played with a pyramid card costs one move more than the removal bound, except
+    ``a - b`` cards of rank ``13 - r`` (the *allowance*). Any other move (a draw, a redeal, a
+    deck card removed alone or with another deck card) is not counted by the removal bound.
+
+    A deck card must be played when some pyramid card has no partner left that could meet
+    it but deck cards, and the ``a - b`` cards of the allowance must be played (``a - b``
+    deck cards of rank ``13 - r``, which the bound takes at their cheapest). Before a deck
+    card ``d`` can be played: if ``d`` is in the stock, every card before it in the stock has
+    been drawn or removed (from the stock top, where the rule set allows it; else it must be
+    drawn first), and ``d`` itself drawn unless the stock top is available; if ``d`` is in the
+    waste, either every waste card above it was removed or the stock was run out, the waste
+    redealt and every card before ``d`` in the new pass drawn or removed. Each such card costs
+    a move of its own (a draw, or a removal that takes away at most one card of the stock,
+    or of the waste where waste cards do not pair with each other), except one played with a
+    pyramid card within its rank's allowance (less one when ``d`` itself uses it). The bound
+    is the dearest such card, so it is never more than the moves a winning line spends.
+
+    It is not always consistent (a removal can change which cards must be played), so the
+    search re-opens positions; see :func:`macro_a_star`.
+
+    >>> from pyramid_widget.game import Game
+    >>> g = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "8C"])
+    >>> m = Model.from_game(g)
+    >>> extra_bound(m, m.root[0], m.root[1], m.root[4])
+    2
+    """
+    if model.rules.pairing != "sum13" or model.rules.win != "pyramid":
+        return 0
+    tables = Tables(model)
+    return tables.bound(board, lo, pno) - tables.removals(board)
+
+
+def draws_bound(model: Model, board: int, lo: int) -> int:
+    """Draws still needed, at least: where stock cards pair only once drawn (no stock top
+    play), each pyramid card whose every usable partner is still in the stock needs its own
+    partner drawn, one draw a card. Added to the removal bound, it stays admissible."""
+    if model.rules.stock_top_available:
+        return 0
+    needs, stock = model.needs, board >> lo << lo
+    count = 0
+    check = board & model.required & PYRAMID_ALL
+    while check:
+        low = check & -check
+        check ^= low
+        mates = needs[low.bit_length() - 1] & board
+        if mates and not mates & ~stock:
+            count += 1
+    return count
+
+
+def _line(model: Model, parent: dict[Key, tuple[Key, MacroMove] | None], key: Key) -> list[Move]:
+    steps: list[tuple[State, MacroMove]] = []
+    step = parent[key]
+    while step is not None:
+        pkey, move = step
+        steps.append(((pkey[0], pkey[1], 0, 0, pkey[2], 0), move))
+        step = parent[pkey]
+    return macro_line(model, steps[::-1])

@@ -1,0 +1,201 @@
+"""Shortest mode for one waste pile (:mod:`pyramid_widget.solver_fewest`): the bound is
+admissible (never above the fewest moves a plain search finds), it is exact on hand-built
+positions that exercise each of its parts, node dominance fires and keeps lines shortest,
+and the search agrees with the previous A* on numbered deals."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyramid_widget import Game, get_rules
+from pyramid_widget.solver_fewest import (
+    LOST,
+    _bound_functions,
+    _Dominance,
+    extra_bound,
+    macro_a_star,
+)
+from pyramid_widget.solver_model import Model
+from pyramid_widget.solver_search import Budget, lower_bound
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_solver_exhaustive import RULES, reference, small_position
+
+ONE_PILE = ["easy", "medium", "hard", "relaxed", "cheops", "unlimited", "stall-2", "cheops-kings"]
+
+
+def _bound(game: Game) -> int:
+    model = Model.from_game(game).for_shortest()
+    board, lo, _, _, pno, _ = model.root
+    return int(_bound_functions(model)[0](board, lo, pno))
+
+
+def _shortest(game: Game) -> list[str]:
+    result = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
+    assert result.found
+    trial = game.copy()
+    for move in result.line:
+        trial.play(move)
+    assert trial.status.value == "won"
+    return [str(m) for m in result.line]
+
+
+def _extra(game: Game) -> int:
+    model = Model.from_game(game)
+    board, lo, _, _, pno, _ = model.root
+    return extra_bound(model, board, lo, pno)
+
+
+# -- the bound on hand-built positions --------------------------------------------------
+
+
+def test_stock_walk_counts_every_card_before_the_partner() -> None:
+    # 5H needs the 8C under 2D and 3C: two draws (or removals) first
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "8C"])
+    assert _extra(game) == 2
+    assert _bound(game) == len(_shortest(game)) == 3
+
+
+def test_a_balanced_class_costs_one_move_for_two_deck_cards() -> None:
+    # 5H and 8D pair with each other; taking 8H and 5S off the stock top with them instead
+    # costs one move more than the removal bound, not two
+    game = Game.from_position(
+        "relaxed", pyramid=[None] * 25 + ["5H", "8D", "6C"], stock=["8H", "5S", "7S"]
+    )
+    assert _extra(game) == 1
+    assert _bound(game) == len(_shortest(game)) == 3
+
+
+def test_the_allowance_lets_a_needed_card_pass_for_free() -> None:
+    # the pyramid has a surplus of two Sixes: the first 7 on the stock is played with one
+    # of them, the second 7 lies behind 2D
+    game = Game.from_position(
+        "relaxed", pyramid=[None] * 26 + ["6H", "6C"], stock=["7D", "2D", "7S"]
+    )
+    assert _extra(game) == 1
+    assert _bound(game) == len(_shortest(game)) == 3
+
+
+def test_without_stock_top_play_the_partner_is_drawn_too() -> None:
+    game = Game.from_position("medium", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "8C"])
+    assert _extra(game) == 3
+    assert _bound(game) == len(_shortest(game)) == 4
+
+
+def test_a_waste_partner_under_other_cards_or_behind_a_redeal() -> None:
+    # 8C lies in the waste under 2D and 3C, which pair with nothing: cheaper than digging is
+    # the redeal, after which 8C (drawn first before) is the stock top
+    game = Game.from_position(
+        "relaxed", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "2D", "3C"]], stock=[]
+    )
+    assert _extra(game) == 1
+    assert _bound(game) == len(_shortest(game)) == 2
+    medium = Game.from_position(
+        "medium", pyramid=[None] * 27 + ["5H"], wastes=[["2D", "3C", "8C", "4D"]], stock=[]
+    )
+    # the bound takes the cheaper way, 4D off the waste (one move), which here cannot be
+    # done: the line is redeal, three draws, 5H+8C
+    assert _extra(medium) == 1
+    assert _bound(medium) == 2 and len(_shortest(medium)) == 5
+
+
+def test_last_pass_waste_partner_must_be_dug_out() -> None:
+    game = Game.from_position(
+        "hard", pyramid=[None] * 26 + ["5H", "9C"], wastes=[["8C", "4D"]], stock=["2S"]
+    )
+    # 4D goes with 9C, then 8C is the waste top: no draw needed
+    assert _extra(game) == 0
+    assert _bound(game) == len(_shortest(game)) == 2
+
+
+def test_a_card_without_any_partner_is_lost() -> None:
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["2D"])
+    model = Model.from_game(game)
+    board, lo, _, _, pno, _ = model.root
+    assert extra_bound(model, board, lo, pno) >= LOST - lower_bound(model, model.root)
+
+
+def test_other_pairings_get_no_extra() -> None:
+    game = Game.from_position("cheops", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "6C"])
+    assert _extra(game) == 0
+
+
+# -- admissibility against the plain search ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", ONE_PILE)
+def test_bound_never_exceeds_the_fewest_moves(name: str) -> None:
+    """On small positions and positions a few random moves into them."""
+    rules = RULES[name]
+    for seed in range(15):
+        game = small_position(rules, seed)
+        rng = random.Random(seed)
+        for _ in range(4):
+            if game.is_over:
+                break
+            truth = reference(game)
+            model = Model.from_game(game)
+            if truth is not None:
+                assert _bound(game) <= truth, (name, seed, str(game))
+            elif not model.is_dead(model.root):
+                assert macro_a_star(model.for_shortest(), Budget(None, None)).found is False
+            moves = list(game.legal_moves)
+            game.play(rng.choice(moves))
+
+
+@pytest.mark.parametrize("name", ONE_PILE)
+def test_search_with_no_ceiling_matches_the_plain_search(name: str) -> None:
+    rules = RULES[name]
+    for seed in range(200, 240):
+        game = small_position(rules, seed)
+        truth = reference(game)
+        result = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
+        assert result.found is (truth is not None), (name, seed, str(game))
+        if truth is not None:
+            assert len(result.line) == truth
+            trial = game.copy()
+            for move in result.line:
+                trial.play(move)
+            assert trial.status.value == "won"
+
+
+# -- dominance --------------------------------------------------------------------------
+
+
+def test_dominance_counts_the_draws_between_two_positions() -> None:
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "8C"])
+    model = Model.from_game(game)
+    board, lo = model.root[0], model.root[1]
+    dom = _Dominance(model)
+    entries = [(1, lo, 4)]
+    assert dom.dominated(entries, board, lo + 2, 1, 6)  # two draws from the entry
+    assert not dom.dominated(entries, board, lo + 2, 1, 5)
+    assert not dom.dominated(entries, board, lo, 2, 4)  # earlier pass dominates, not later
+    assert not dom.dominated([(2, lo, 0)], board, lo, 1, 9)
+    # a pass earlier: 3 draws + a redeal + 1 draw
+    assert dom.dominated(entries, board, lo + 1, 2, 9)
+    assert not dom.dominated(entries, board, lo + 1, 2, 8)
+    stall = Model.from_game(Game.from_position(get_rules("easy").replace(passes=2), **_POS))
+    assert not _Dominance(stall).dominated([(1, lo, 0)], board, lo + 1, 2, 99)
+
+
+_POS = {"pyramid": [None] * 27 + ["5H"], "stock": ["2D", "3C", "8C"]}
+
+
+@pytest.mark.parametrize(("rules", "number"), [("relaxed", 3), ("medium", 7), ("easy", 5)])
+def test_same_length_as_the_previous_search_on_numbered_deals(rules: str, number: int) -> None:
+    from pyramid_widget.solver import solve
+    from pyramid_widget.solver_macro_search import macro_a_star as previous
+
+    game = Game(rules, deal=number)
+    decision = solve(game)
+    assert decision.winnable
+    model = Model.from_game(game).for_shortest()
+    old = previous(model, Budget(None, None), len(decision.moves))
+    new = macro_a_star(model, Budget(None, None))
+    assert new.found and old.found and len(new.line) == len(old.line)
+    assert new.nodes <= old.nodes
