@@ -43,8 +43,16 @@ search). The arguments:
    covering it now (pyramid covering, or higher in its waste pile), and together with a partner it
    could meet, so also after every card that covers *all* those partners. Each such
    relation holds in every winning line, so a cycle of them (``x`` before ``y`` before ...
-   before ``x``) means there is none. Example: two piles holding a 5 above an 8 each, the
+   before ``x``) means there is none, and so does a card all of whose partners must go
+   before it (through any chain of these relations): it goes at the same time as one. Example: two piles holding a 5 above an 8 each, the
    other 5s and 8s gone: each 5 must pair with the 8 of the other pile, under the other 5.
+9. **Forced pairs** (last pass, no stock card available, no stall rule; a move ordering
+   that loses nothing). When a card that must go has a single partner left in play, every
+   winning line removes the two together. If both are available now, doing it at once is
+   as good: the rest of the line stays legal without them (cards only ever become
+   available by others leaving; draws deal onto the piles by count, not by what lies
+   there; a cell they would have used is empty instead; no redeal follows), moves that
+   touch them are dropped, and the line gets no longer. So the search tries only that pair.
 
 >>> from pyramid_widget.game import Game
 >>> from pyramid_widget.solver_model import Model
@@ -61,7 +69,7 @@ True
 from __future__ import annotations
 
 from pyramid_widget.layout import BLOCKERS_MASK, SIZE
-from pyramid_widget.solver_model import PYRAMID_ALL, Model, State, _matching
+from pyramid_widget.solver_model import PAIR, PYRAMID_ALL, Model, State, _matching
 from pyramid_widget.solver_relax import FreeStock, FreeStockCell
 
 
@@ -90,9 +98,28 @@ class PileCheck:
         self.last_only = rules.passes
         self.sum13 = rules.pairing == "sum13"
         self.all_required = not rules.cells and rules.win != "pyramid"
+        self.forcing = 0 if rules.stock_top_available or rules.stall_rule else rules.passes or 0
+        """Forced pairs are taken from this pass number on (the last; 0: never)."""
         self.free: FreeStock | FreeStockCell = (
             FreeStockCell(model) if rules.cells else FreeStock(model)
         )
+
+    def expand(self, state: State) -> list[tuple[tuple[int, ...], State]]:
+        """The model's moves, or only a forced pair when there is one (test 9)."""
+        moves = self.model.expand(state)
+        if not self.forcing or state[4] < self.forcing:
+            return moves
+        alive = state[0] | state[3]
+        partners, required = self.loose, self.required
+        for move, nxt in moves:
+            if move[0] != PAIR:
+                continue
+            a, b = move[1], move[2]
+            if (required >> a & 1 and partners[a] & alive == 1 << b) or (
+                required >> b & 1 and partners[b] & alive == 1 << a
+            ):
+                return [(move, nxt)]
+        return moves
 
     def dead(self, state: State) -> bool:
         """Whether no win can be reached from ``state`` (proved by the tests above)."""
@@ -114,11 +141,13 @@ class PileCheck:
         return bool(cols) and self.all_required and self._deadlocked(cols, waste, live)
 
     def _deadlocked(self, cols: list[int], waste: int, live: int) -> bool:
-        """Test 7: whether the forced order of removals has a cycle (every live card must go,
-        no cell, last pass)."""
+        """Test 7: whether the forced order of removals has a cycle, or leaves some card
+        only partners that must all go before it (every live card must go, no cell, last
+        pass)."""
         above = _above(cols, waste, live)
         strict, lone = self.strict, self.lone
         before: dict[int, int] = {}
+        options: dict[int, int] = {}
         rest = live
         while rest:
             low = rest & -rest
@@ -127,7 +156,7 @@ class PileCheck:
             over = before[x] = above.get(x, 0)
             if lone >> x & 1:
                 continue
-            opts = strict[x] & live & ~_column_of(cols, x)
+            opts = options[x] = strict[x] & live & ~_column_of(cols, x)
             common = -1
             while opts:
                 low = opts & -opts
@@ -135,7 +164,20 @@ class PileCheck:
                 common &= above.get(low.bit_length() - 1, 0)
             if common > 0:
                 before[x] = over | common
-        return _cyclic(before, live)
+        order = _peel(before, live)
+        if order is None:
+            return True
+        earlier: dict[int, int] = {}
+        for x in order:  # everything that must go before x, through any chain
+            mask = over = before[x]
+            while over:
+                low = over & -over
+                over ^= low
+                mask |= earlier[low.bit_length() - 1]
+            earlier[x] = mask
+            if x in options and not options[x] & ~mask:
+                return True  # x goes with a partner, but every partner goes before x
+        return False
 
     def _partners_ok(self, want: int, needs: list[int], live: int, usable: bool) -> bool:
         """Every card of ``want`` has a partner in ``live`` (tests 1 and 3), Hall's condition
@@ -284,19 +326,22 @@ def _column_of(cols: list[int], slot: int) -> int:
     return 0
 
 
-def _cyclic(before: dict[int, int], live: int) -> bool:
-    """Whether the relation "``before[x]`` must all go before ``x``" has a cycle: peel off
-    the cards with nothing left before them until none is left (no cycle) or none can go."""
+def _peel(before: dict[int, int], live: int) -> list[int] | None:
+    """An order of the cards of ``live`` in which each comes after its ``before`` set, or
+    ``None`` when there is a cycle: peel off the cards with nothing left before them until
+    none is left or none can go."""
     left = live
-    order = sorted(before, reverse=True)  # covering cards have higher slots: few sweeps
+    order: list[int] = []
+    slots = sorted(before, reverse=True)  # covering cards have higher slots: few sweeps
     while left:
         start = left
-        for x in order:
+        for x in slots:
             if left >> x & 1 and not before[x] & left:
                 left ^= 1 << x
+                order.append(x)
         if left == start:
-            return True
-    return False
+            return None
+    return order
 
 
 def _starved(check: int, needs: list[int], live: int) -> bool:

@@ -70,10 +70,10 @@ def depth_first(model: Model, budget: Budget) -> Result:
     root = model.root
     if model.is_win(root):
         return Result(True, [], 1)
-    dead = _dead_test(model)
+    dead, expand = _piles_tests(model)
     if model.is_dead(root) or dead(root):
         return Result(False, [], 1)
-    is_win, expand, dominance = model.is_win, model.expand, model.dominance
+    is_win, dominance = model.is_win, model.dominance
     best: dict[object, int] = {}
     _dominated(best, *dominance(root))
     stack = [expand(root)[::-1]]
@@ -105,14 +105,18 @@ def depth_first(model: Model, budget: Budget) -> Result:
     return Result(False, [], nodes)
 
 
-def _dead_test(model: Model) -> Callable[[State], bool]:
-    """The extra dead-position test of :mod:`pyramid_widget.solver_piles` where it applies
-    (several waste piles or a free cell), else one that says no."""
+def _piles_tests(
+    model: Model,
+) -> tuple[Callable[[State], bool], Callable[[State], list[tuple[StepMove, State]]]]:
+    """The dead-position test and the move generator with forced pairs of
+    :mod:`pyramid_widget.solver_piles` where they apply (several waste piles or a free
+    cell), else a test that says no and the model's own generator."""
     from pyramid_widget import solver_piles
 
     if solver_piles.applies(model):
-        return solver_piles.PileCheck(model).dead
-    return _never
+        check = solver_piles.PileCheck(model)
+        return check.dead, check.expand
+    return _never, model.expand
 
 
 def _never(state: State) -> bool:
