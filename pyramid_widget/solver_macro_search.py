@@ -29,7 +29,7 @@ from pyramid_widget.solver_macro import (
     macro_line,
     starved,
 )
-from pyramid_widget.solver_model import PYRAMID_ALL, Model, State
+from pyramid_widget.solver_model import PYRAMID_ALL, Model, State, own_partners
 from pyramid_widget.solver_moves import dead_after
 from pyramid_widget.solver_relax import FreeStock, applies
 from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
@@ -86,8 +86,10 @@ def macro_dive(model: Model, budget: Budget) -> Result:
                 continue
             # in the last pass the digging test implies the partner and counting tests
             if (
-                dig_dead(model, nboard, nlo) if dig and last else dead_after(model, nboard, bits)
-            ) or (free and not free.wins(nboard)):
+                (dig_dead(model, nboard, nlo) if dig and last else dead_after(model, nboard, bits))
+                or (free and not free.wins(nboard))
+                or (not classes and not own_partners(model, nboard))
+            ):
                 best[nboard] = -1
                 continue
             best[nboard] = value

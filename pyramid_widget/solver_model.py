@@ -209,9 +209,11 @@ class Model:
         """Hall's condition per rank class for sum-13 pairing: the cards of rank ``x`` that
         must still go each need their *own* partner of rank ``13 - x`` that they could meet
         (a matching, checked by augmenting paths on at most four cards a side);
-        ``r = -1`` checks every class."""
+        ``r = -1`` checks every class. Under other pairings (``r`` is then ignored) every
+        card that must go needs its own partner among the cards in play: see
+        :func:`own_partners`."""
         if self.rules.pairing != "sum13":
-            return True
+            return own_partners(self, alive)
         rm, req, needs = self.rank_masks, self.required & alive, self.needs
         for x in range(1, 13) if r < 0 else (r, 13 - r):
             if x in (0, 13):
@@ -332,6 +334,30 @@ def needs_mask(model: Model, slot: int) -> int:
     if {"stock+waste", "waste+waste"} & zones:
         keep |= deck
     return partners & keep
+
+
+def own_partners(model: Model, alive: int) -> bool:
+    """Whether every card of ``alive`` that must still go can be given a partner of its own
+    among ``alive`` that it could meet (``Model.needs``).
+
+    Soundness: the pairs of a winning line are disjoint, so sending each card that must go to
+    the card it leaves with gives every such card a different partner (two cards that must go
+    and leave together are each other's). Under sum-13 pairing this is Hall's condition per
+    rank class (:meth:`Model._counts_ok`); under adjacent ranks (``cheops``), where a card
+    has many partners, it is what catches a group of ranks that cannot all be paired, which
+    no single card's test sees: deal 111 has all four Aces and all four 3s in the pyramid,
+    and the Aces' partners are too few once covering rules some out.
+
+    >>> from pyramid_widget.game import Game
+    >>> ace_over_ace = [None] * 15 + ["AH"] + [None] * 5 + ["AS"] + [None] * 6
+    >>> g = Game.from_position("cheops", pyramid=ace_over_ace, stock=["2C", "2D"])
+    >>> own_partners(Model.from_game(g), Model.from_game(g).root[0])
+    True
+    >>> g = Game.from_position("cheops", pyramid=ace_over_ace, stock=["2C", "KD"])
+    >>> own_partners(Model.from_game(g), Model.from_game(g).root[0])  # one 2 for two Aces
+    False
+    """
+    return _matching(alive & model.required, model.needs, alive)
 
 
 def _starved(model: Model, check: int, alive: int) -> bool:
