@@ -33,7 +33,6 @@ True
 
 from __future__ import annotations
 
-from pyramid_widget.cards import KING
 from pyramid_widget.solver_model import PYRAMID_ALL, Model, _matching
 
 ALL_THRESHOLDS = (1 << 64) - 1
@@ -116,21 +115,12 @@ def inert_cards(model: Model, board: int) -> int:
     depends class by class only on that class's cards, and is cached per class."""
     inert = 0
     for mask in model.class_list:
-        inert |= _class_inert(model, board & mask)
+        inert |= class_inert(model, board & mask)
     return inert
 
 
-def inert_after(model: Model, inert: int, board: int, bits: int) -> int:
-    """:func:`inert_cards` of ``board`` from those of the position before ``bits`` (one
-    card or a pair, thus one rank class) were removed."""
-    slot = (bits & -bits).bit_length() - 1
-    if model.cards[slot] // 4 + 1 == KING:
-        return inert  # Kings belong to no class
-    mask = model.class_masks[slot]
-    return inert & ~mask | _class_inert(model, board & mask)
-
-
-def _class_inert(model: Model, cards: int) -> int:
+def class_inert(model: Model, cards: int) -> int:
+    """The deck cards among ``cards`` (one rank class) with no partner among them (cached)."""
     inert = model.inert_cache.get(cards)
     if inert is None:
         needs = model.needs

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import heapq
 
+from pyramid_widget.cards import KING
 from pyramid_widget.moves import Move
-from pyramid_widget.solver_dig import buried_by, dig_dead, inert_after, inert_cards
+from pyramid_widget.solver_dig import class_inert, dig_dead, inert_cards
 from pyramid_widget.solver_macro import (
     MacroMove,
     _count,
@@ -51,6 +52,8 @@ def macro_dive(model: Model, budget: Budget) -> Result:
     free = FreeStock(model) if applies(model) and model.rules.passes != 1 else None
     dig = limited and model.rules.pairing == "sum13"  # see solver_dig
     classes = model.rules.pairing == "sum13"  # inert cards found class by class
+    cards, class_masks, icache = model.cards, model.class_masks, model.inert_cache
+    lowest_king = 4 * (KING - 1)  # Kings belong to no class
     stack = [(root, candidates(model, root)[::-1], inert_cards(model, root[0]) if classes else 0)]
     path: list[tuple[State, tuple[int, int, int]]] = []  # candidates, made moves at the end
     nodes = 1
@@ -70,15 +73,25 @@ def macro_dive(model: Model, budget: Budget) -> Result:
                 nlo = nlo + (rest & -rest).bit_length() - 1 if rest else hi
             npno = state[4] + crossed if limited else 0
             last = npno >= passes
-            if classes:
-                ninert = inert_after(model, inert, nboard, bits)
+            if classes:  # solver_dig.inert_cards: only the class of the removed cards changed
+                ninert = inert
+                slot = (bits & -bits).bit_length() - 1
+                mask = class_masks[slot]
+                if cards[slot] < lowest_king:
+                    cls = nboard & mask
+                    more = icache.get(cls)
+                    ninert = inert & ~mask | (class_inert(model, cls) if more is None else more)
             if last:
-                gone = (
-                    buried_by(ninert, nboard, nlo) if classes else buried_under(model, nboard, nlo)
-                )
+                if classes:  # solver_dig.buried_by
+                    dead = ninert & nboard & ~PYRAMID_ALL & ((1 << nlo) - 1)
+                    gone = (
+                        nboard & ~PYRAMID_ALL & ((1 << (dead.bit_length() - 1)) - 1) if dead else 0
+                    )
+                else:
+                    gone = buried_under(model, nboard, nlo)
                 if gone:  # inert for good: forget them (see solver_macro.buried_under)
                     nboard &= ~gone
-                    if starved(model, nboard):
+                    if not dig and starved(model, nboard):  # the digging test covers it
                         continue
             value = npno * 128 + nlo if limited else 0
             old = best.get(nboard)
