@@ -373,13 +373,7 @@ class Perfect:
 
         start = time.perf_counter()
         game = Game(rules, deal, clock=_frozen)
-        try:
-            solution = solve(game, max_seconds=self.max_seconds)
-        except Exception as exc:
-            # Workaround: some solver versions let their budget exception escape.
-            if type(exc).__name__ != "OutOfBudget":
-                raise
-            return Outcome("unknown", None, 0, time.perf_counter() - start)
+        solution = solve(game, max_seconds=self.max_seconds)
         seconds = time.perf_counter() - start
         if solution.verdict == "winnable":
             moves = tuple(solution.moves)
