@@ -70,7 +70,7 @@ from __future__ import annotations
 
 from pyramid_widget.layout import BLOCKERS_MASK, SIZE
 from pyramid_widget.solver_model import PAIR, PYRAMID_ALL, Model, State, _matching
-from pyramid_widget.solver_relax import FreeStock, FreeStockCell
+from pyramid_widget.solver_relax import LIMIT, FreeStock, FreeStockCell
 
 
 def applies(model: Model) -> bool:
@@ -134,9 +134,16 @@ class PileCheck:
             return True
         live = alive & ~gone
         want = self.required & alive
-        if (gone or self.cell_rules) and not self._partners_ok(want, needs, live, usable):
-            return True
         if not self._free_ok(state, live, usable):
+            return True
+        # with a usable cell the free-stock game already pairs every card that must go
+        # with its own partner (tests 1), unless it gave up
+        relaxed = usable and self.free.spent <= LIMIT
+        if (
+            (gone or self.cell_rules)
+            and not relaxed
+            and not self._partners_ok(want, needs, live, usable)
+        ):
             return True
         return bool(cols) and self.all_required and self._deadlocked(cols, waste, live)
 

@@ -17,6 +17,7 @@ every position reachable from it (up to the sound prunings of
 from __future__ import annotations
 
 import heapq
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +39,12 @@ class Budget:
     max_nodes: int | None
     max_seconds: float | None
     started: float = field(default_factory=time.perf_counter)
+    out: bool = False
+    """Set once a search ran out of this budget."""
+
+    def spent(self, nodes: int) -> bool:
+        """Whether the budget ran out (or ``nodes`` passes the node limit)."""
+        return self.out or (self.max_nodes is not None and nodes > self.max_nodes)
 
     def check(self, nodes: int) -> None:
         """Raise :class:`OutOfBudget` when a limit is passed."""
@@ -66,6 +73,12 @@ def depth_first(model: Model, budget: Budget) -> Result:
     expanded at most once, so the search ends even when passes are unlimited, and a
     position already seen is either on the current path or known not to lead to a win
     (graph search for reachability is complete with a global seen set).
+
+    With several waste piles or a cell, a few short searches with the moves in shuffled
+    orders (fixed seeds: the answer is reproducible) come first, each stopped after
+    :data:`RESTARTS` positions: a poor early choice can cost a long search where another
+    order wins at once. Only a search that finishes gives a verdict, so one that is cut
+    off proves nothing and the last search is not cut off.
     """
     root = model.root
     if model.is_win(root):
@@ -73,13 +86,53 @@ def depth_first(model: Model, budget: Budget) -> Result:
     dead, expand = _piles_tests(model)
     if model.is_dead(root) or dead(root):
         return Result(False, [], 1)
+    nodes = 0
+    if expand is not model.expand:
+        for seed, cap in enumerate(RESTARTS):
+            result = _dive(model, dead, _shuffled(expand, seed), budget, cap, nodes)
+            nodes = result.nodes
+            if result.found is not None or budget.spent(nodes):
+                return result
+    return _dive(model, dead, expand, budget, None, nodes)
+
+
+RESTARTS = (1000,) * 12
+"""Position caps of the shuffled searches that come first (see :func:`depth_first`)."""
+
+
+def _shuffled(
+    expand: Callable[[State], list[tuple[StepMove, State]]], seed: int
+) -> Callable[[State], list[tuple[StepMove, State]]]:
+    """``expand`` with its moves in a random order drawn from ``seed``."""
+    rng = random.Random(seed)
+
+    def moves(state: State) -> list[tuple[StepMove, State]]:
+        out = expand(state)
+        rng.shuffle(out)
+        return out
+
+    return moves
+
+
+def _dive(
+    model: Model,
+    dead: Callable[[State], bool],
+    expand: Callable[[State], list[tuple[StepMove, State]]],
+    budget: Budget,
+    cap: int | None,
+    done: int,
+) -> Result:
+    """One depth-first search (see :func:`depth_first`); ``found`` is ``None`` when the
+    budget or the position ``cap`` ran out. ``done`` positions were searched before."""
+    root = model.root
     is_win, dominance = model.is_win, model.dominance
     best: dict[object, int] = {}
     _dominated(best, *dominance(root))
     stack = [expand(root)[::-1]]
     trail = [root]
     path: list[tuple[State, tuple[int, ...]]] = []
-    nodes = 1
+    nodes = done + 1
+    limit = done + cap if cap is not None else -1
     try:
         while stack:
             frame = stack[-1]
@@ -98,9 +151,12 @@ def depth_first(model: Model, budget: Budget) -> Result:
                 return Result(True, model.line(path), nodes)
             if not nodes % CHECK_EVERY:
                 budget.check(nodes)
+            if nodes == limit:
+                return Result(None, [], nodes)
             trail.append(nxt)
             stack.append(expand(nxt)[::-1])
     except OutOfBudget:
+        budget.out = True
         return Result(None, [], nodes)
     return Result(False, [], nodes)
 
