@@ -218,15 +218,12 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
 
     A* with :func:`lower_bound` (admissible and consistent: one move lowers it by at most
     one), ties broken towards deeper nodes. ``ceiling`` (the length of a known winning line)
-    lets the search drop nodes that cannot beat it. With several waste piles or a cell it
-    skips the dead positions of :mod:`pyramid_widget.solver_piles` and takes forced pairs
-    at once (a shortest line stays: see test 9 there).
+    lets the search drop nodes that cannot beat it.
     """
     root = model.root
     if model.is_win(root):
         return Result(True, [], 1)
-    dead, expand = _piles_tests(model)
-    if model.is_dead(root) or dead(root):
+    if model.is_dead(root):
         return Result(False, [], 1)
     parent: dict[State, tuple[State, StepMove] | None] = {root: None}
     depth = {root: 0}
@@ -245,9 +242,9 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
                 return Result(True, _line(model, parent, state), nodes)
             if not nodes % CHECK_EVERY:
                 budget.check(nodes)
-            for move, nxt in expand(state):
+            for move, nxt in model.expand(state):
                 ng = g + 1
-                if depth.get(nxt, limit + 1) <= ng or dead(nxt):
+                if depth.get(nxt, limit + 1) <= ng:
                     continue
                 f = ng + lower_bound(model, nxt)
                 if f > limit:
