@@ -119,8 +119,16 @@ class Model:
         slot_of = {c: s for s, c in enumerate(cards) if c >= 0}
         deck_lo, deck_hi = SIZE, SIZE + len(deck)
         board = sum(1 << s for s, c in enumerate(cards) if c >= 0)
-        cells = sum(1 << len(cards) + i for i, c in enumerate(pos.cells) if c is not None)
-        cards += [c for c in pos.cells if c is not None]
+        cells = 0
+        empty = [p for p in range(SIZE) if cards[p] < 0]
+        for c in (c for c in pos.cells if c is not None):
+            if c in pos.pyramid_cards:  # still a pyramid card: it keeps a pyramid slot
+                slot = empty.pop(0)
+                cards[slot] = c
+            else:
+                slot = len(cards)
+                cards.append(c)
+            cells |= 1 << slot
         piles: object = 0
         if rules.waste_piles > 1:
             piles = tuple(sum(1 << slot_of[c] for c in pile) for pile in pos.wastes)

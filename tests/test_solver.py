@@ -221,3 +221,18 @@ def test_cards_are_named_in_the_line() -> None:
     game = Game.from_position("hard", pyramid=[None] * 27 + ["5H"], stock=["2D", "8C"])
     assert [str(m) for m in solve(game).moves] == ["draw", "draw", "5H+8C"]
     assert card_str(parse_card("8C")) == "8C"
+
+
+def test_a_pyramid_card_already_in_the_cell_must_still_go() -> None:
+    """Solving mid-game with a pyramid card parked in the egypt cell: it is no deck card."""
+    g = Game.from_position("egypt", pyramid=[None] * 26 + ["5H", "9C"], stock=["2D", "3S", "4C"])
+    g.play("cell 5H")
+    assert solve(g).verdict is Verdict.UNWINNABLE  # 9C can go with 4C; 5H has no 8
+    g = Game.from_position(
+        "egypt", pyramid=[None] * 26 + ["5H", "9C"], stock=["2D", "3S", "4C", "8D"]
+    )
+    g.play("cell 5H")
+    solution = solve(g)
+    for move in solution.moves:
+        g.play(move)
+    assert g.status.value == "won"
