@@ -39,17 +39,30 @@ Sound prunings, with the argument for each (the tests check them against a plain
    removed (every pyramid card; every card when all 52 must go; Kings that go alone aside) has
    no partner left in play that it could meet, the position is lost. With a free cell a card
    can step out of the pyramid, so every partner counts.
-3. **Counting (Hall's condition).** Under sum-13 pairing each removal takes one card of
-   rank ``r`` and one of rank ``13 - r``; the cards of rank ``r`` that must go each need their
-   own partner, so their number may not exceed the partners of rank ``13 - r`` still in play.
+3. **Counting (Hall's condition).** The pairs of a winning line are disjoint, so the cards
+   that must go each need a partner of their own that they could meet (a matching). Under
+   sum-13 pairing this is checked per rank class {r, 13 - r}; under adjacent ranks
+   (``cheops``) over all cards at once (:func:`pyramid_widget.solver_model.own_partners`).
 4. **Free stock.** If the pyramid cannot be cleared even when every stock and waste card
    may be played at any time, it cannot be cleared at all
-   (:mod:`pyramid_widget.solver_relax`); checked once, before the search.
+   (:mod:`pyramid_widget.solver_relax`, with the argument for taking a card of a saturated
+   rank class at once); checked before the search under sum-13 pairing, and at every
+   position where the stock comes round again or there are several piles or a cell.
 5. **Last pass burial.** With no redeal left, a waste card with no partner left stays for
    good, so the cards under it are inert: the search forgets them, and a pyramid card whose
    only partners lie there is lost (:func:`pyramid_widget.solver_macro.buried_under`).
 6. **Repeated positions** are searched once (transposition table), so unlimited passes
    cannot loop, and a pass that removed nothing leads back to a position already searched.
+7. **No drawing past a removal that must come** (one pile): a King that goes alone, or a
+   card whose one partner left is available with it, is removed as soon as both are there;
+   a line that draws past it can remove it earlier instead and stays legal and no longer
+   (:func:`pyramid_widget.solver_macro.candidates`).
+8. **Digging** (one pile, last pass, sum 13): the waste cards a winning line removes are a
+   prefix of today's waste from the top, so for some depth the pyramid cards and that prefix
+   must all be matched, class by class (:mod:`pyramid_widget.solver_dig`).
+9. **Several piles and the cell** have their own tests: burial per pile, a stuck cell, the
+   free stock with a cell, a forced order when all 52 must go
+   (:mod:`pyramid_widget.solver_piles`).
 """
 
 from __future__ import annotations
