@@ -1,11 +1,11 @@
-"""Shortest mode for one waste pile, draw one, no cell: A* over macro moves with a bound on
-the moves that remove no pyramid card.
+"""Shortest mode for one waste pile, draw one, no cell: A* over macro moves with a bound that
+counts the removals still needed and the moves a line must spend besides.
 
 The rule sets here (easy, medium, hard, relaxed, cheops and compositions like them) use the
 removal-to-removal *macro moves* of :mod:`pyramid_widget.solver_macro`; a macro move costs
 the draws and redeal it stands for plus one for its removal. The search is A* with the
-bound ``removals + passes`` (see :func:`extra_bound` for the argument), re-opening a position
-when a cheaper way to it turns up, so the bound need only be admissible.
+bound of :func:`extra_bound` (the argument is there), re-opening a position when a cheaper
+way to it turns up, so the bound need only be admissible.
 
 >>> from pyramid_widget.game import Game
 >>> from pyramid_widget.solver_model import Model
@@ -44,10 +44,15 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     """The fewest engine moves to a win (draws and redeals count), or ``found=False``.
 
     A* over macro moves (cost: the draws and redeal a move stands for plus one for the
-    removal) with the admissible bound :func:`~pyramid_widget.solver_search.lower_bound`
-    (removals still needed) plus :func:`extra_bound` (moves that remove no pyramid card).
-    The bound is admissible but not always consistent, so a position reached again more
-    cheaply is searched again; the first win taken off the queue is then a shortest one.
+    removal) with an admissible bound: removals still needed plus :func:`extra_bound`
+    (under sum-13 pairing; else :func:`~pyramid_widget.solver_search.lower_bound` plus
+    :func:`draws_bound`). The bound is admissible but not always consistent, so a position
+    reached again more cheaply is searched again; the first win taken off the queue is then
+    a shortest one. The full bound is taken lazily: a position is queued with
+    ``max(removals, parent's bound - step)`` (admissible: the parent's bound is at most
+    ``step`` plus the child's distance) and gets the full bound when it comes off the
+    queue, going back in if that raises it. Positions that another queued one reaches by
+    draws at no greater cost are skipped (:class:`_Dominance`).
     Removals are only tried at their earliest stop, which is also the cheapest.
     ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
     """
@@ -406,33 +411,38 @@ EXCESS, TARGET = _excess_tables()
 
 
 def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
-    """A lower bound on the moves still needed that remove no pyramid card (draws, redeals,
-    removals of deck cards alone or with each other) plus the removals of pyramid cards
-    beyond :func:`~pyramid_widget.solver_search.lower_bound`, for sum-13 pairing and a
-    pyramid-only win (0 otherwise).
+    """A lower bound on the moves still needed beyond the removal bound
+    (:meth:`Tables.removals`), for sum-13 pairing and a pyramid-only win (0 otherwise).
 
-    Admissibility. Take the rank class {r, 13 - r} with ``a`` pyramid cards of rank ``r``
-    and ``b <= a`` of rank ``13 - r``. Every one of them leaves with a partner (no King
-    here) of the other rank: ``x`` pyramid pairs, ``y1`` pairs of a pyramid ``r`` with a
-    deck card of rank ``13 - r``, ``y2`` pairs of a pyramid ``13 - r`` with a deck ``r``. So
-    ``a = x + y1`` and ``b = x + y2``: the class takes ``x + y1 + y2 = a + y2`` moves, that is
-    ``max(a, b)`` (what the removal bound counts) plus ``y2 = y1 - (a - b)``. So every deck
-    card played with a pyramid card costs one move more than the removal bound, except
-    ``a - b`` cards of rank ``13 - r`` (the *allowance*). Any other move (a draw, a redeal, a
-    deck card removed alone or with another deck card) is not counted by the removal bound.
+    The removal bound. A non-King pyramid card leaves in a move of its own unless it goes
+    with another pyramid card it can meet (not one covering it, see
+    :func:`~pyramid_widget.solver_model.needs_mask`); such pairs form a matching inside each
+    rank class {r, 13 - r}. With ``a`` and ``b`` pyramid cards of ranks ``r`` and ``13 - r``
+    and ``M`` the largest matching among them, the class takes at least ``a + b - M``
+    moves; pyramid Kings one each. This is at least the class maximum of
+    :func:`~pyramid_widget.solver_search.lower_bound` (``M <= min(a, b)``).
 
-    A deck card must be played when some pyramid card has no partner left that could meet
-    it but deck cards, and the ``a - b`` cards of the allowance must be played (``a - b``
-    deck cards of rank ``13 - r``, which the bound takes at their cheapest). Before a deck
-    card ``d`` can be played: if ``d`` is in the stock, every card before it in the stock has
-    been drawn or removed (from the stock top, where the rule set allows it; else it must be
-    drawn first), and ``d`` itself drawn unless the stock top is available; if ``d`` is in the
-    waste, either every waste card above it was removed or the stock was run out, the waste
-    redealt and every card before ``d`` in the new pass drawn or removed. Each such card costs
-    a move of its own (a draw, or a removal that takes away at most one card of the stock,
-    or of the waste where waste cards do not pair with each other), except one played with a
-    pyramid card within its rank's allowance (less one when ``d`` itself uses it). The bound
-    is the dearest such card, so it is never more than the moves a winning line spends.
+    The extra moves. If a line makes ``x`` pyramid pairs in the class, ``y1 = a - x`` deck
+    cards of rank ``13 - r`` and ``y2 = b - x`` of rank ``r`` go with pyramid cards, and the
+    class takes ``a + b - x`` moves: ``M - x = y1 - (a - M) = y2 - (b - M)`` more than the
+    removal bound. So deck cards played with pyramid cards cost extra moves beyond an
+    *allowance* of ``a - M`` of rank ``13 - r`` and ``b - M`` of rank ``r`` (at most ``b`` and
+    ``a`` of them can be played so at all), and every other move (a draw, a redeal, a deck
+    card removed alone or with another deck card) is extra too.
+
+    Which deck cards must be played: the allowance itself (``a - M`` deck cards of rank
+    ``13 - r``, taken at their cheapest), and a partner of each pyramid card whose only
+    partners that could meet it are deck cards. Before a deck card ``d`` is played: if ``d``
+    is in the stock, every stock card before it was drawn or removed (from the stock top
+    where the rule set allows it, else after being drawn), and ``d`` itself drawn unless the
+    stock top is available; if ``d`` is in the waste, either every waste card above it was
+    removed, or the stock was run out, the waste redealt (one move) and every card before
+    ``d`` in the new pass drawn or removed. Each of those cards costs a move of its own (a
+    draw; or a removal, which takes at most one card of the stock and one of the waste, so
+    a waste card that may leave with a stock card of this pass is not counted in the new
+    pass), except the ones played with pyramid cards, which cost only what the allowance
+    formula above says (:func:`_excess`, with ``d`` itself counted as played). The bound
+    is the dearest card that must be played, so it never exceeds what a winning line spends.
 
     It is not always consistent (a removal can change which cards must be played), so the
     search re-opens positions; see :func:`macro_a_star`.
