@@ -184,18 +184,3 @@ def test_dominance_counts_the_draws_between_two_positions() -> None:
 
 
 _POS = {"pyramid": [None] * 27 + ["5H"], "stock": ["2D", "3C", "8C"]}
-
-
-@pytest.mark.parametrize(("rules", "number"), [("relaxed", 3), ("medium", 7), ("easy", 5)])
-def test_same_length_as_the_previous_search_on_numbered_deals(rules: str, number: int) -> None:
-    from pyramid_widget.solver import solve
-    from pyramid_widget.solver_macro_search import macro_a_star as previous
-
-    game = Game(rules, deal=number)
-    decision = solve(game)
-    assert decision.winnable
-    model = Model.from_game(game).for_shortest()
-    old = previous(model, Budget(None, None), len(decision.moves))
-    new = macro_a_star(model, Budget(None, None))
-    assert new.found and old.found and len(new.line) == len(old.line)
-    assert new.nodes <= old.nodes
