@@ -30,7 +30,7 @@ from pyramid_widget.solver_macro import (
     candidates,
     macro_line,
 )
-from pyramid_widget.solver_model import PYRAMID_ALL, Model, State
+from pyramid_widget.solver_model import PYRAMID_ALL, Model, State, matched
 from pyramid_widget.solver_moves import dead_after
 from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
 
@@ -226,7 +226,7 @@ class Tables:
         wanted = []
         for r in range(1, 7):
             m = 13 - r
-            pairs = _matching(pyr & masks[r], pyr & masks[m], needs)
+            pairs = matched(pyr & masks[r], needs, pyr & masks[m])
             removals += counts[r] + counts[m] - pairs
             base[r] = ((counts[r] * 5 + counts[m]) * 5 + pairs) * 25
             base[m] = ((counts[m] * 5 + counts[r]) * 5 + pairs) * 25
@@ -375,36 +375,6 @@ def _excess_tables() -> tuple[list[int], list[int]]:
                         plain.append(_excess(pk, pm, pairs, uk, um, 0))
                         target.append(_excess(pk, pm, pairs, uk, um, 1))
     return plain, target
-
-
-def _matching(left: int, right: int, needs: list[int]) -> int:
-    """The most disjoint pairs (one slot of ``left``, one of ``right``, each in the other's
-    ``needs``): augmenting paths, at most four slots a side."""
-    owner: dict[int, int] = {}
-
-    def place(q: int, tried: int) -> int:
-        options = needs[q] & right & ~tried
-        while options:
-            low = options & -options
-            options ^= low
-            tried |= low
-            holder = owner.get(low)
-            if holder is None:
-                owner[low] = q
-                return tried
-            again = place(holder, tried)
-            if again >= 0:
-                owner[low] = q
-                return again
-        return -1
-
-    count = 0
-    while left:
-        low = left & -left
-        left ^= low
-        if place(low.bit_length() - 1, 0) >= 0:
-            count += 1
-    return count
 
 
 EXCESS, TARGET = _excess_tables()

@@ -318,7 +318,7 @@ class Switches:
         shortcut (pyramid and waste pairs only, every King removed at once)."""
 
 
-def needs_mask(model: Model, slot: int) -> int:
+def needs_mask(model: Model, slot: int, *, cell: bool | None = None) -> int:
     """The partner slots that could ever be removed together with ``slot``'s card.
 
     Soundness: without a free cell a pyramid card and a card it covers (directly or not) can
@@ -329,7 +329,7 @@ def needs_mask(model: Model, slot: int) -> int:
     """
     rules, cards = model.rules, model.cards
     partners = model.partners[slot]
-    if rules.cells or cards[slot] < 0:
+    if (rules.cells if cell is None else cell) or cards[slot] < 0:
         return partners
     zones = rules.pair_zones
     deck = ((1 << model.deck_hi) - 1) & ~PYRAMID_ALL
@@ -370,7 +370,11 @@ def own_partners(model: Model, alive: int) -> bool:
 
 def _starved(model: Model, check: int, alive: int) -> bool:
     """Whether some slot in ``check`` has no partner left in ``alive`` it could meet."""
-    needs = model.needs
+    return starved_in(check, model.needs, alive)
+
+
+def starved_in(check: int, needs: list[int], alive: int) -> bool:
+    """Whether some slot in ``check`` has no partner in ``alive`` among ``needs[slot]``."""
     while check:
         low = check & -check
         if not needs[low.bit_length() - 1] & alive:
@@ -381,6 +385,17 @@ def _starved(model: Model, check: int, alive: int) -> bool:
 
 def _matching(want: int, needs: list[int], alive: int) -> bool:
     """Whether every slot of ``want`` can get a distinct partner from ``needs[slot] & alive``."""
+    return matched(want, needs, alive, give_up=True) == want.bit_count()
+
+
+def matched(want: int, needs: list[int], alive: int, *, give_up: bool = False) -> int:
+    """How many slots of ``want`` can get distinct partners from ``needs[slot] & alive`` at
+    once (a maximum matching, by augmenting paths); with ``give_up``, the count so far as
+    soon as one slot cannot be placed.
+
+    >>> matched(0b11, [0b100, 0b100, 0], 0b100)  # two slots, one partner between them
+    1
+    """
     owner: dict[int, int] = {}
 
     def place(q: int, tried: int) -> int:
@@ -399,12 +414,15 @@ def _matching(want: int, needs: list[int], alive: int) -> bool:
                 return again
         return -1
 
+    count = 0
     while want:
         low = want & -want
         want ^= low
-        if place(low.bit_length() - 1, 0) < 0:
-            return False
-    return True
+        if place(low.bit_length() - 1, 0) >= 0:
+            count += 1
+        elif give_up:
+            break
+    return count
 
 
 def _normalise(board: int, lo: int, hi: int) -> int:

@@ -68,8 +68,16 @@ True
 
 from __future__ import annotations
 
-from pyramid_widget.layout import BLOCKERS_MASK, SIZE
-from pyramid_widget.solver_model import PAIR, PYRAMID_ALL, Model, State, _matching
+from pyramid_widget.layout import BLOCKERS_MASK
+from pyramid_widget.solver_model import (
+    PAIR,
+    PYRAMID_ALL,
+    Model,
+    State,
+    _matching,
+    needs_mask,
+    starved_in,
+)
 from pyramid_widget.solver_relax import LIMIT, FreeStock, FreeStockCell
 
 
@@ -190,7 +198,7 @@ class PileCheck:
         """Every card of ``want`` has a partner in ``live`` (tests 1 and 3), Hall's condition
         holding. (Without a cell and with nothing buried, the model's own tables already
         checked this on the way here: :func:`pyramid_widget.solver_moves.dead_after`.)"""
-        if _starved(want, needs, live):
+        if starved_in(want, needs, live):
             return False
         return not self.sum13 or _counts_ok(self.model.rank_masks, want, needs, live, not usable)
 
@@ -276,27 +284,11 @@ class PileCheck:
 
 
 def strict_needs(model: Model, slot: int) -> int:
-    """The partners of ``slot`` it could meet if no card ever went to a cell (see
-    :func:`~pyramid_widget.solver_model.needs_mask`, whose no-cell branch this repeats; a
-    card parked in the cell at the root is nobody's partner then: the cell is stuck)."""
-    rules, cards = model.rules, model.cards
-    partners = model.partners[slot]
-    if cards[slot] < 0:
-        return partners
-    zones = rules.pair_zones
-    deck = ((1 << model.deck_hi) - 1) & ~PYRAMID_ALL
-    if slot < SIZE:
-        keep = deck if {"pyramid+stock", "pyramid+waste"} & zones else 0
-        if "pyramid+pyramid" in zones:
-            related = BLOCKERS_MASK[slot] | sum(
-                1 << q for q in range(SIZE) if BLOCKERS_MASK[q] >> slot & 1
-            )
-            keep |= PYRAMID_ALL & ~related
-        return partners & keep
-    keep = PYRAMID_ALL if {"pyramid+stock", "pyramid+waste"} & zones else 0
-    if {"stock+waste", "waste+waste"} & zones:
-        keep |= deck
-    return partners & keep  # pile order is checked per position (_buried)
+    """The partners of ``slot`` it could meet if no card ever went to a cell (the no-cell
+    :func:`~pyramid_widget.solver_model.needs_mask`; a card parked in the cell at the root is
+    nobody's partner then: the cell is stuck). Pile order is checked per position
+    (``_buried``)."""
+    return needs_mask(model, slot, cell=False)
 
 
 def _union(piles: tuple[int, ...]) -> int:
@@ -349,16 +341,6 @@ def _peel(before: dict[int, int], live: int) -> list[int] | None:
         if left == start:
             return None
     return order
-
-
-def _starved(check: int, needs: list[int], live: int) -> bool:
-    """Whether some slot in ``check`` has no partner in ``live`` it could meet."""
-    while check:
-        low = check & -check
-        if not needs[low.bit_length() - 1] & live:
-            return True
-        check ^= low
-    return False
 
 
 def _counts_ok(rank_masks: list[int], want: int, needs: list[int], live: int, match: bool) -> bool:
