@@ -38,7 +38,7 @@ search). The arguments:
 6. **Free stock** (:mod:`pyramid_widget.solver_relax`): the pyramid must be clearable when
    every deck card not buried may be played at any time; with a usable cell, the relaxed
    game may also park an uncovered pyramid card in the cell (:class:`~pyramid_widget.
-   solver_relax.FreeStockCell`).
+   solver_relax.FreeStock`).
 7. **Forced order** (every card must go, no cell, last pass). A card goes after every card
    covering it now (pyramid covering, or higher in its waste pile), and together with a partner it
    could meet, so also after every card that covers *all* those partners. Each such
@@ -78,7 +78,7 @@ from pyramid_widget.solver_model import (
     needs_mask,
     starved_in,
 )
-from pyramid_widget.solver_relax import LIMIT, FreeStock, FreeStockCell
+from pyramid_widget.solver_relax import LIMIT, FreeStock
 
 
 def applies(model: Model) -> bool:
@@ -108,9 +108,7 @@ class PileCheck:
         self.all_required = not rules.cells and rules.win != "pyramid"
         self.forcing = 0 if rules.stock_top_available or rules.stall_rule else rules.passes or 0
         """Forced pairs are taken from this pass number on (the last; 0: never)."""
-        self.free: FreeStock | FreeStockCell = (
-            FreeStockCell(model) if rules.cells else FreeStock(model)
-        )
+        self.free = FreeStock(model)
 
     def expand(self, state: State) -> list[tuple[tuple[int, ...], State]]:
         """The model's moves, or only a forced pair when there is one (test 9)."""
@@ -277,10 +275,8 @@ class PileCheck:
         if not pyr & self.required:
             return True
         deck = live & self.deck
-        if isinstance(self.free, FreeStockCell):
-            parked = cells & live  # a stuck cell card is gone: the cell is then blocked
-            return self.free.wins(pyr & ~parked | deck & ~parked, parked, usable)
-        return self.free.wins(pyr | deck)
+        parked = cells & live  # a stuck cell card is gone: the cell is then blocked
+        return self.free.wins(pyr & ~parked | deck & ~parked, parked, usable)
 
 
 def strict_needs(model: Model, slot: int) -> int:

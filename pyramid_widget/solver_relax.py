@@ -49,147 +49,40 @@ def free_stock_wins(model: Model) -> bool:
     return FreeStock(model).wins(model.root[0])
 
 
-class FreeStock:
-    """The free-stock game of one model, with tables of won and lost positions shared by
-    every question asked (so the search may ask it about each position it reaches)."""
-
-    def __init__(self, model: Model) -> None:
-        rules = model.rules
-        self.model = model
-        self.zones_pp = "pyramid+pyramid" in rules.pair_zones
-        self.zones_deck = bool({"pyramid+waste", "pyramid+stock"} & rules.pair_zones)
-        self.mates = [
-            [r2 for r2 in range(1, 14) if _ranks_pair(rules.pairing, r, r2)] for r in range(14)
-        ]
-        self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
-        self.saturating = rules.pairing == "sum13" and self.zones_deck
-        """Under sum-13 pairing, a rank class {r, 13 - r} is *saturated* when the free deck
-        holds a partner for every pyramid card of the class (at least as many cards of rank
-        ``13 - r`` as pyramid cards of rank ``r``, and the other way round). An uncovered
-        card of a saturated class is then removed with a deck card at once, with no other
-        choice tried. Soundness: take a winning line; do that removal first and then the
-        line, except that the card's own removal is dropped and, if the line paired it with
-        a pyramid card ``q``, ``q`` takes a deck card instead. The line used at most
-        ``#pyramid(13 - r) - 1`` deck cards of rank ``r`` elsewhere and at most
-        ``#pyramid(r) - 1`` of rank ``13 - r`` for the others, so both deck cards exist, and
-        an earlier removal only uncovers cards sooner."""
-        self.failed: set[tuple[int, tuple[int, ...]]] = set()
-        self.won: set[tuple[int, tuple[int, ...]]] = set()
-        self.spent = 0
-        """Free-stock positions searched so far; past :data:`LIMIT` the test gives up."""
-
-    def wins(self, board: int) -> bool:
-        """Whether the pyramid of ``board`` can be cleared with its deck cards free (True
-        also once the test has spent its budget: it then prunes nothing)."""
-        if self.spent > LIMIT:
-            return True
-        counts = [0] * 14
-        deck = board & ~PYRAMID_ALL
-        ranks = self.ranks
-        while deck:
-            low = deck & -deck
-            deck ^= low
-            counts[ranks[low.bit_length() - 1]] += 1
-        try:
-            return self._clear(board & PYRAMID_ALL, tuple(counts))
-        except _GiveUp:
-            return True
-
-    def _clear(self, pyr: int, left: tuple[int, ...]) -> bool:
-        if not pyr:
-            return True
-        key = (pyr, left)
-        if key in self.failed:
-            return False
-        if key in self.won:
-            return True
-        self.spent += 1
-        if self.spent > LIMIT:
-            raise _GiveUp
-        if self._try(pyr, left):
-            self.won.add(key)
-            return True
-        self.failed.add(key)
-        return False
-
-    def _try(self, pyr: int, left: tuple[int, ...]) -> bool:
-        model = self.model
-        rules = model.rules
-        unc = uncovered(pyr, _UNCOVERED)
-        if self.saturating:
-            rm = model.rank_masks
-            rest = unc
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                r = self.ranks[low.bit_length() - 1]
-                if (  # a saturated class: see __init__
-                    r != KING
-                    and left[13 - r] >= (pyr & rm[r]).bit_count() > 0
-                    and left[r] >= (pyr & rm[13 - r]).bit_count()
-                ):
-                    fewer = list(left)
-                    fewer[13 - r] -= 1
-                    return self._clear(pyr & ~low, tuple(fewer))
-        rest = unc
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            slot = low.bit_length() - 1
-            r = self.ranks[slot]
-            if rules.kings_alone and r == KING:
-                if self._clear(pyr & ~low, left):
-                    return True
-                if rules.pairing == "sum13":
-                    return False  # a King pairs with nothing: removing it alone is no worse
-            if self.zones_pp:
-                partners = model.partners[slot] & unc & ~((low << 1) - 1)
-                while partners:
-                    plow = partners & -partners
-                    partners ^= plow
-                    if self._clear(pyr & ~low & ~plow, left):
-                        return True
-            if self.zones_deck:
-                for r2 in self.mates[r]:
-                    if left[r2]:
-                        fewer = list(left)
-                        fewer[r2] -= 1
-                        if self._clear(pyr & ~low, tuple(fewer)):
-                            return True
-        return False
-
-
-def _ranks_pair(pairing: str, a: int, b: int) -> bool:
-    """Whether two (different) cards of ranks ``a`` and ``b`` pair."""
-    if not a:
-        return False
-    if pairing == "sum13":
-        return a + b == 13
-    return abs(a - b) <= 1
-
-
 EMPTY, BLOCKED = -1, -2
-"""Cell values of :class:`FreeStockCell` besides a parked pyramid slot."""
+"""Cell values of :class:`FreeStock` besides a parked pyramid slot."""
 
 
-class FreeStockCell:
-    """The free-stock game with a free cell (rule sets with ``cells``; one cell is modelled).
+class FreeStock:
+    """The free-stock game of one model, with a table of answers shared by every question
+    asked (so the search may ask it about each position it reaches).
 
     The relaxed position is the pyramid mask, the counts of the free deck cards per rank,
-    and the cell: :data:`EMPTY`, :data:`BLOCKED` (it holds a card that can never leave), or
-    the slot of the card parked there. An uncovered pyramid card may go alone (a King,
-    where Kings go alone), pair with an uncovered pyramid card, with a free deck card of a
-    partner rank, or with the parked card, or step into the empty cell; the parked card may
-    pair with a free deck card. The pyramid is cleared when it is empty and no pyramid card
-    is parked.
+    and the cell: :data:`EMPTY`, :data:`BLOCKED` (no cell, or one holding a card that can
+    never leave), or the slot of the card parked there. An uncovered pyramid card may go
+    alone (a King, where Kings go alone), pair with an uncovered pyramid card, with a free
+    deck card of a partner rank, or with the parked card, or step into the empty cell; the
+    parked card may pair with a free deck card. The pyramid is cleared when it is empty and
+    no pyramid card is parked.
 
-    Soundness: follow a real winning line and keep the relaxed cell equal to the real one
-    while it holds a pyramid card or the card it held at the start, else empty (blocked
-    only when the real cell holds a card that never leaves). A deck card that enters the
-    real cell later counts as a free deck card, so every real move that touches a pyramid
-    card or the starting cell card is a relaxed move (a pyramid card enters the cell only
-    when it is empty, and then the relaxed cell is empty too); other moves between deck
+    Soundness with a cell: follow a real winning line and keep the relaxed cell equal to the
+    real one while it holds a pyramid card or the card it held at the start, else empty
+    (blocked only when the real cell holds a card that never leaves). A deck card that
+    enters the real cell later counts as a free deck card, so every real move that touches a
+    pyramid card or the starting cell card is a relaxed move (a pyramid card enters the cell
+    only when it is empty, and then the relaxed cell is empty too); other moves between deck
     cards only use deck cards up and are left out. So a real win gives a relaxed win.
+
+    Without a usable cell, under sum-13 pairing, a rank class {r, 13 - r} is *saturated*
+    when the free deck holds a partner for every pyramid card of the class (at least as many
+    cards of rank ``13 - r`` as pyramid cards of rank ``r``, and the other way round). An
+    uncovered card of a saturated class is then removed with a deck card at once, with no
+    other choice tried. Soundness: take a winning line; do that removal first and then the
+    line, except that the card's own removal is dropped and, if the line paired it with a
+    pyramid card ``q``, ``q`` takes a deck card instead. The line used at most
+    ``#pyramid(13 - r) - 1`` deck cards of rank ``r`` elsewhere and at most
+    ``#pyramid(r) - 1`` of rank ``13 - r`` for the others, so both deck cards exist, and an
+    earlier removal only uncovers cards sooner.
     """
 
     def __init__(self, model: Model) -> None:
@@ -202,19 +95,21 @@ class FreeStockCell:
         self.pd = bool({"pyramid+waste", "pyramid+stock", "cell+pyramid"} & zones)
         self.cp = "cell+pyramid" in zones
         self.cd = bool({"cell+waste", "cell+stock"} & zones)
+        self.saturating = rules.pairing == "sum13" and self.pd
         self.mates = [
             [r2 for r2 in range(1, 14) if _ranks_pair(rules.pairing, r, r2)] for r in range(14)
         ]
         self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
         self.seen: dict[tuple[int, tuple[int, ...], int], bool] = {}
         self.spent = 0
+        """Free-stock positions searched so far; past :data:`LIMIT` the test gives up."""
 
-    def wins(self, board: int, parked: int, usable: bool) -> bool:
+    def wins(self, board: int, parked: int = 0, usable: bool = False) -> bool:
         """Whether the pyramid cards of ``board`` and a pyramid card ``parked`` in the cell
         (a one-bit mask of the cell card, or 0) can be cleared with the deck cards of
-        ``board`` free;
-        ``usable`` says whether an empty cell may take cards. True once the budget of
-        :data:`LIMIT` positions is spent (the test then prunes nothing)."""
+        ``board`` free; ``usable`` says whether an empty cell may take cards (never without
+        a cell). True once the budget of :data:`LIMIT` positions is spent (the test then
+        prunes nothing)."""
         if self.spent > LIMIT:
             return True
         counts = [0] * 14
@@ -252,10 +147,31 @@ class FreeStockCell:
                 return True
         return False
 
+    def _saturated(self, pyr: int, left: tuple[int, ...], unc: int) -> int:
+        """An uncovered card of a saturated rank class (see the class docs), or 0."""
+        rm = self.model.rank_masks
+        rest = unc
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            r = self.ranks[low.bit_length() - 1]
+            if (
+                r != KING
+                and left[13 - r] >= (pyr & rm[r]).bit_count() > 0
+                and left[r] >= (pyr & rm[13 - r]).bit_count()
+            ):
+                return low
+        return 0
+
     def _try(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
         """Moves of each uncovered pyramid card."""
         partners = self.model.partners
         unc = uncovered(pyr, _UNCOVERED)
+        if self.saturating and cell == BLOCKED:
+            low = self._saturated(pyr, left, unc)
+            if low:
+                r = self.ranks[low.bit_length() - 1]
+                return self._clear(pyr & ~low, _less(left, 13 - r), cell)
         rest = unc
         while rest:
             low = rest & -rest
@@ -267,7 +183,6 @@ class FreeStockCell:
                     return True
                 if self.king_first:
                     return False  # a King pairs with nothing: removing it alone is no worse
-                continue
             if self.pp:
                 mates = partners[slot] & unc & ~((low << 1) - 1)
                 while mates:
@@ -292,3 +207,12 @@ def _less(left: tuple[int, ...], r: int) -> tuple[int, ...]:
     fewer = list(left)
     fewer[r] -= 1
     return tuple(fewer)
+
+
+def _ranks_pair(pairing: str, a: int, b: int) -> bool:
+    """Whether two (different) cards of ranks ``a`` and ``b`` pair."""
+    if not a:
+        return False
+    if pairing == "sum13":
+        return a + b == 13
+    return abs(a - b) <= 1

@@ -12,7 +12,7 @@ from pyramid_widget.rules import RuleSet
 from pyramid_widget.solver import Verdict, solve
 from pyramid_widget.solver_model import Model
 from pyramid_widget.solver_piles import PileCheck, applies
-from pyramid_widget.solver_relax import FreeStockCell
+from pyramid_widget.solver_relax import FreeStock
 from tests.test_solver_exhaustive import reference
 
 ONE_PASS_PILES = get_rules("medium").replace(
@@ -121,9 +121,20 @@ def test_free_stock_with_a_cell() -> None:
     cards = pyramid(p15="5H", p21="8C", p22="8D")
     game = Game.from_position("egypt", pyramid=cards, stock=["5D"])
     model = Model.from_game(game)
-    free = FreeStockCell(model)
+    free = FreeStock(model)
     assert free.wins(model.root[0], 0, True)  # 8C+5D, 8D to the cell, then 5H+8D
     assert not free.wins(model.root[0], 0, False)  # no cell: the 5H is never uncovered
+    check_against_plain_search(game)
+
+
+def test_free_stock_lets_a_king_pair_where_it_pairs_with_others() -> None:
+    # Kings go alone but also pair with Queens (adjacent ranks, with a cell): KH alone
+    # strands the QS, so the relaxed game must try KH+QS too; it once stopped at KH alone.
+    rules = get_rules("egypt").replace(name="egypt-adjacent", pairing="adjacent")
+    game = Game.from_position(rules, pyramid=pyramid(p26="KH", p27="QS"), stock=["2C"])
+    model = Model.from_game(game)
+    assert FreeStock(model).wins(model.root[0], 0, True)
+    assert solve(game).verdict is Verdict.WINNABLE
     check_against_plain_search(game)
 
 
