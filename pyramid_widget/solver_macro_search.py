@@ -16,7 +16,7 @@ position that is no better than one already searched loses no win.
 from __future__ import annotations
 
 from pyramid_widget.cards import KING
-from pyramid_widget.solver_dig import class_inert, dig_dead, inert_cards
+from pyramid_widget.solver_dig import buried_by, class_inert, dig_dead, inert_cards
 from pyramid_widget.solver_macro import (
     _macro_move,
     buried_under,
@@ -76,13 +76,9 @@ def macro_dive(model: Model, budget: Budget) -> Result:
                     more = icache.get(cls)
                     ninert = inert & ~mask | (class_inert(model, cls) if more is None else more)
             if last:
-                if classes:  # solver_dig.buried_by
-                    dead = ninert & nboard & ~PYRAMID_ALL & ((1 << nlo) - 1)
-                    gone = (
-                        nboard & ~PYRAMID_ALL & ((1 << (dead.bit_length() - 1)) - 1) if dead else 0
-                    )
-                else:
-                    gone = buried_under(model, nboard, nlo)
+                gone = (
+                    buried_by(ninert, nboard, nlo) if classes else buried_under(model, nboard, nlo)
+                )
                 if gone:  # inert for good: forget them (see solver_macro.buried_under)
                     nboard &= ~gone
                     if not dig and starved(model, nboard):  # the digging test covers it
