@@ -38,6 +38,8 @@ LOST = 1 << 20
 """What :func:`extra_bound` returns when some pyramid card can never get a partner."""
 
 Key = tuple[int, int, int]
+Info = tuple[int, list[int], list[tuple[int, int]], int]
+"""What :meth:`Tables.pyramid` keeps per pyramid mask."""
 
 
 def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
@@ -59,7 +61,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     root = model.root
     if model.is_dead(root):
         return Result(False, [], 1)
-    hi, start = model.deck_hi, model.deck_lo
+    hi = model.deck_hi
     limited = model.rules.passes is not None
     passes = model.rules.passes if model.rules.passes is not None else 1 << 30
     fl = 1 if model.rules.stall_rule else 0
@@ -97,11 +99,13 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             if not nodes % CHECK_EVERY:
                 budget.check(nodes)
             deck = board & ~PYRAMID_ALL
+            ahead = (deck >> lo).bit_count()  # the draws to the end of the stock
+            behind = (deck & ((1 << lo) - 1)).bit_count()  # the waste
             for bits, at, crossed in candidates(model, state):
                 if crossed:
-                    step = _count(deck, lo, hi) + 2 + _count(deck, start, at)
+                    step = ahead + 2 + (deck & ((1 << at) - 1)).bit_count()
                 else:
-                    step = _count(deck, lo, at) + 1
+                    step = (deck & ((1 << at) - 1)).bit_count() - behind + 1
                 nboard = board & ~bits
                 nlo = at
                 if bits >> at & 1:
@@ -194,9 +198,9 @@ class Tables:
         self.passes = model.rules.passes
         self.lo, self.hi = model.deck_lo, model.deck_hi
         self.shared = model.sw.sw
-        self.cache: dict[int, tuple[int, list[int], list[tuple[int, int]]]] = {}
         """Whether the stock top pairs with the waste top (one move can then take a card of
         the stock and one of the waste)."""
+        self.cache: dict[int, Info] = {}
 
     def bound(self, board: int, lo: int, pno: int) -> int:
         """Removals still needed plus the extra moves (see :func:`extra_bound`)."""
@@ -214,10 +218,11 @@ class Tables:
             info = self.cache[pyr] = self.pyramid(pyr)
         return info[0]
 
-    def pyramid(self, pyr: int) -> tuple[int, list[int], list[tuple[int, int]]]:
-        """``(removals, base, wanted)`` for the pyramid mask ``pyr``: the removal bound, the
-        offset of each rank into :data:`EXCESS`, and ``(rank, count)`` of the deck cards
-        that must be played with pyramid cards, at least."""
+    def pyramid(self, pyr: int) -> Info:
+        """``(removals, base, wanted, lonely)`` for the pyramid mask ``pyr``: the removal
+        bound, the offset of each rank into :data:`EXCESS`, ``(rank, count)`` of the deck
+        cards that must be played with pyramid cards, at least, and the pyramid cards that
+        must go but meet no pyramid card that could partner them."""
         masks, needs = self.masks, self.model.needs
         counts = [(pyr & m).bit_count() for m in masks]
         removals = counts[13]
@@ -234,26 +239,26 @@ class Tables:
                 wanted.append((m, counts[r] - pairs))
             if counts[m] > pairs:
                 wanted.append((r, counts[m] - pairs))
-        return removals, base, wanted
-
-    def extra(
-        self, board: int, lo: int, pno: int, info: tuple[int, list[int], list[tuple[int, int]]]
-    ) -> int:
-        """See :func:`extra_bound`; ``info`` is :meth:`pyramid` of the board."""
-        model = self.model
-        needs = model.needs
-        pyr = board & PYRAMID_ALL
-        # pyramid cards whose every partner that could meet them is a deck card
-        alone = 0
-        check = pyr & model.required
+        lonely = 0
+        check = pyr & self.model.required
         while check:
             low = check & -check
             check ^= low
-            mates = needs[low.bit_length() - 1] & board
-            if not mates & PYRAMID_ALL:
-                if not mates:
-                    return LOST
-                alone |= low
+            if not needs[low.bit_length() - 1] & pyr:
+                lonely |= low
+        return removals, base, wanted, lonely
+
+    def extra(self, board: int, lo: int, pno: int, info: Info) -> int:
+        """See :func:`extra_bound`; ``info`` is :meth:`pyramid` of the board."""
+        needs = self.model.needs
+        # pyramid cards whose every partner that could meet them is a deck card
+        alone = info[3]
+        check = alone
+        while check:
+            low = check & -check
+            check ^= low
+            if not needs[low.bit_length() - 1] & board:
+                return LOST
         drawn = 0 if self.top else self.drawn(board, lo, alone)
         wanted = info[2]
         if not alone and not wanted:
@@ -261,18 +266,19 @@ class Tables:
         costs = self.costs(board, lo, pno, info[1])
         worst = 0
         if wanted:
-            ranks = self.rank
-            lists: dict[int, list[int]] = {k: [] for k, _ in wanted}
-            for s, c in costs.items():
-                mine = lists.get(ranks[s])
-                if mine is not None:
-                    mine.append(c)
+            masks = self.masks
             for k, e in wanted:
-                mine = lists[k]
-                if len(mine) < e:
+                mine = masks[k] & board & ~PYRAMID_ALL
+                if mine.bit_count() < e:
                     return LOST
-                mine.sort()
-                worst = max(worst, mine[e - 1])
+                found = []
+                while mine:
+                    low = mine & -mine
+                    mine ^= low
+                    found.append(costs[low.bit_length() - 1])
+                found.sort()
+                if found[e - 1] > worst:
+                    worst = found[e - 1]
         while alone:
             low = alone & -alone
             alone ^= low
@@ -281,8 +287,11 @@ class Tables:
             while mates:
                 m = mates & -mates
                 mates ^= m
-                best = min(best, costs[m.bit_length() - 1])
-            worst = max(worst, best)
+                c = costs[m.bit_length() - 1]
+                if c < best:
+                    best = c
+            if best > worst:
+                worst = best
         return max(worst, drawn)
 
     def drawn(self, board: int, lo: int, alone: int) -> int:
@@ -297,46 +306,45 @@ class Tables:
                 count += 1
         return count
 
-    def costs(self, board: int, lo: int, pno: int, base: list[int]) -> dict[int, int]:
+    def costs(self, board: int, lo: int, pno: int, base: list[int]) -> list[int]:
         """For each deck card on the board, the fewest extra moves spent before it is
-        played with a pyramid card, counting its own (see :func:`extra_bound`)."""
-        ranks, top, start = self.rank, self.top, self.lo
-        out: dict[int, int] = {}
+        played with a pyramid card, counting its own (see :func:`extra_bound`); indexed by
+        slot, :data:`LOST` for slots not on the board."""
+        ranks, top = self.rank, self.top
+        out = [LOST] * self.hi
         passed = [0] * 14
         acc = 0
-        stock = board >> lo
-        s = lo
+        stock = board >> lo << lo
+        own = 0 if top else 1
         while stock:  # this pass: the stock from its top
-            if stock & 1:
-                k = ranks[s]
-                i = base[k] + passed[k] * 5 + passed[13 - k]
-                if top:
-                    out[s] = acc + TARGET[i] - EXCESS[i]
-                    passed[k] += 1
-                    acc += EXCESS[i + 5] - EXCESS[i]
-                else:  # a stock card is drawn before it is played
-                    out[s] = acc + 1 + TARGET[i] - EXCESS[i]
-                    acc += 1
-            stock >>= 1
-            s += 1
+            low = stock & -stock
+            stock ^= low
+            s = low.bit_length() - 1
+            k = ranks[s]
+            i = base[k] + passed[k] * 5 + passed[13 - k]
+            if top:
+                out[s] = acc + TARGET[i] - EXCESS[i]
+                passed[k] += 1
+                acc += EXCESS[i + 5] - EXCESS[i]
+            else:  # a stock card is drawn before it is played
+                out[s] = acc + 1 + TARGET[i] - EXCESS[i]
+                acc += 1
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
         if waste and (self.passes is None or pno < self.passes):
             acc += 1  # the redeal
-            rest = waste >> start
-            s = start
-            own = 0 if top else 1
+            rest = waste
             shared = board >> lo << lo if self.shared else 0
             partners = self.model.partners
             while rest:  # the next pass, up to where this one began
-                if rest & 1:
-                    k = ranks[s]
-                    i = base[k] + passed[k] * 5 + passed[13 - k]
-                    out[s] = acc + own + TARGET[i] - EXCESS[i]
-                    if not partners[s] & shared:  # else it may go with a stock card at once
-                        passed[k] += 1
-                        acc += EXCESS[i + 5] - EXCESS[i]
-                rest >>= 1
-                s += 1
+                low = rest & -rest
+                rest ^= low
+                s = low.bit_length() - 1
+                k = ranks[s]
+                i = base[k] + passed[k] * 5 + passed[13 - k]
+                out[s] = acc + own + TARGET[i] - EXCESS[i]
+                if not partners[s] & shared:  # else it may go with a stock card at once
+                    passed[k] += 1
+                    acc += EXCESS[i + 5] - EXCESS[i]
         passed = [0] * 14
         acc = 0
         while waste:  # the waste from its top, each card above removed first
@@ -345,7 +353,7 @@ class Tables:
             k = ranks[s]
             i = base[k] + passed[k] * 5 + passed[13 - k]
             here = acc + TARGET[i] - EXCESS[i]
-            if here < out.get(s, LOST):
+            if here < out[s]:
                 out[s] = here
             passed[k] += 1
             acc += EXCESS[i + 5] - EXCESS[i]
