@@ -109,6 +109,11 @@ class PileCheck:
         self.forcing = 0 if rules.stock_top_available or rules.stall_rule else rules.passes or 0
         """Forced pairs are taken from this pass number on (the last; 0: never)."""
         self.free = FreeStock(model)
+        self.mate_ranks = _mate_ranks(model) if self.sum13 else []
+        """Per rank ``r`` (sum-13 pairing): ``(cards of rank r, cards of rank 13 - r)``, the
+        ranks whose cards have no partner left when no card of the other rank is live."""
+        self.stock_cols: dict[int, tuple[int, ...]] = {}
+        """Cache of :meth:`_columns`: the pile each stock card will land on, per stock."""
 
     def expand(self, state: State) -> list[tuple[tuple[int, ...], State]]:
         """The model's moves, or only a forced pair when there is one (test 9)."""
@@ -215,6 +220,8 @@ class PileCheck:
         gone = 0 if usable else stuck  # a stuck cell card
         if not cols:
             return gone
+        if usable and self.sum13:
+            return self._buried_usable(cols, waste, alive)
         changed = True
         while changed:
             changed = False
@@ -224,6 +231,40 @@ class PileCheck:
                 if more:
                     gone |= more
                     changed = True
+        if gone & self.required:
+            return -1
+        return gone
+
+    def _buried_usable(self, cols: list[int], waste: int, alive: int) -> int:
+        """:meth:`_buried` with a usable cell under sum-13 pairing, a pile at a time with
+        masks: a card has no partner left exactly when no card of the partner rank is live
+        (Kings that go alone aside), so the cards :meth:`_stuck_from` looks for are the live
+        cards of such ranks; in each pile every stock one counts as gone, and everything
+        from the second waste one down stays."""
+        gone = 0
+        lone = self.lone
+        while True:
+            live = alive & ~gone
+            lonely = 0
+            for mine, mates in self.mate_ranks:
+                if not mates & live:
+                    lonely |= mine
+            lonely &= live & ~lone
+            if not lonely:
+                break
+            more = gone
+            for col in cols:
+                stuck = col & lonely
+                if not stuck:
+                    continue
+                more |= stuck & ~waste
+                low = stuck & waste
+                if low.bit_count() >= 2:
+                    low ^= 1 << (low.bit_length() - 1)  # the first may step into the cell
+                    more |= col & live & ((1 << low.bit_length()) - 1)
+            if more == gone:
+                break
+            gone = more
         if gone & self.required:
             return -1
         return gone
@@ -260,12 +301,11 @@ class PileCheck:
         cols = list(piles)
         if not sw.stock_top:
             stock = board >> lo << lo
-            j = 0
-            while stock:
-                low = stock & -stock
-                stock ^= low
-                cols[(j % sw.draw) % sw.piles] |= low
-                j += 1
+            lands = self.stock_cols.get(stock)
+            if lands is None:
+                lands = self.stock_cols[stock] = _landing(stock, sw.draw, sw.piles)
+            for i, more in enumerate(lands):
+                cols[i] |= more
         return cols
 
     def _free_ok(self, state: State, live: int, usable: bool) -> bool:
@@ -285,6 +325,26 @@ def strict_needs(model: Model, slot: int) -> int:
     nobody's partner then: the cell is stuck). Pile order is checked per position
     (``_buried``)."""
     return needs_mask(model, slot, cell=False)
+
+
+def _landing(stock: int, draw: int, piles: int) -> tuple[int, ...]:
+    """Per waste pile, the stock cards of ``stock`` that will land on it (the ``j``-th
+    stock card, next one first, lands on pile ``(j % draw) % piles``)."""
+    cols = [0] * piles
+    j = 0
+    while stock:
+        low = stock & -stock
+        stock ^= low
+        cols[(j % draw) % piles] |= low
+        j += 1
+    return tuple(cols)
+
+
+def _mate_ranks(model: Model) -> list[tuple[int, int]]:
+    """``(cards of rank r, cards of rank 13 - r)`` for each rank ``r`` with cards (sum-13
+    pairing; a King's partner rank 0 holds no card)."""
+    masks = model.rank_masks
+    return [(masks[r], masks[13 - r] if r < 13 else 0) for r in range(1, 14) if masks[r]]
 
 
 def _union(piles: tuple[int, ...]) -> int:
