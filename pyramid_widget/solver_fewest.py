@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pyramid_widget.cards import rank
 from pyramid_widget.moves import Move
 from pyramid_widget.solver_macro import (
+    Candidate,
     MacroMove,
     _count,
     _macro_move,
@@ -75,6 +76,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
         return Result(False, [], 1)
     heap = [(h0, 0, rkey, h0)]
     dominated = _Dominance(model).dominated
+    sw = model.sw
+    stop_kings = sw.forced & ~PYRAMID_ALL if sw.stock_top else 0
     seen: dict[int, list[tuple[int, int, int]]] = {}
     if not model.rules.stall_rule:  # under the stall rule the root may not redeal freely
         seen[root[0]] = [(root[4], root[1], 0)]
@@ -101,7 +104,17 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             deck = board & ~PYRAMID_ALL
             ahead = (deck >> lo).bit_count()  # the draws to the end of the stock
             behind = (deck & ((1 << lo) - 1)).bit_count()  # the waste
-            for bits, at, crossed in candidates(model, state):
+            kings = deck & stop_kings  # never drawn: see _king_barriers
+            near, far = hi, hi  # the last stop allowed in this pass and in the next
+            if kings:
+                near, far = _king_barriers(kings, lo, hi)
+            if near == lo and kings >> lo & 1:
+                moves: list[Candidate] = [(1 << lo, lo, 0)]
+            else:
+                moves = candidates(model, state)
+            for bits, at, crossed in moves:
+                if at > (far if crossed else near):
+                    continue
                 if crossed:
                     step = ahead + 2 + (deck & ((1 << at) - 1)).bit_count()
                 else:
@@ -131,6 +144,32 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     except OutOfBudget:
         return Result(None, [], nodes)
     return Result(False, [], nodes)
+
+
+def _king_barriers(kings: int, lo: int, hi: int) -> tuple[int, int]:
+    """The last stops a macro move may use, in this pass and in the next, when the stock top
+    is available and the deck ``kings`` (Kings that go alone and pair with nothing) must
+    never be drawn: no crossing while a King is in the stock; else no stop past the first
+    King of the next pass. (``-1``: nothing allowed.)
+
+    Soundness: a line that draws such a King ``K`` can remove it instead at that moment,
+    from the stock top (one move either way) and then play on unchanged, dropping its later
+    moves with ``K`` (draws in later passes, its removal): ``K`` pairs with nothing, so no
+    move of the line needed it, and with it gone the waste shows the card under it, which
+    only adds moves. That line is no longer and draws one King fewer; repeating, some
+    shortest line never draws a King. For the same reason a King that is the stock top
+    now is removed at once (a removal at this stop commutes with it), which the search
+    makes the only move there.
+
+    >>> _king_barriers(1 << 40 | 1 << 30, 35, 52)  # a King ahead at 40, one in the waste
+    (40, -1)
+    >>> _king_barriers(1 << 30, 35, 52)
+    (52, 30)
+    """
+    ahead = kings >> lo << lo
+    if ahead:
+        return (ahead & -ahead).bit_length() - 1, -1
+    return hi, (kings & -kings).bit_length() - 1
 
 
 class _Dominance:

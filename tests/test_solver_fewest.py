@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_widget import Game, get_rules
+from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.solver_fewest import (
     LOST,
     _bound_functions,
     _Dominance,
+    _king_barriers,
     extra_bound,
     macro_a_star,
 )
@@ -184,3 +185,62 @@ def test_dominance_counts_the_draws_between_two_positions() -> None:
 
 
 _POS = {"pyramid": [None] * 27 + ["5H"], "stock": ["2D", "3C", "8C"]}
+
+
+# -- Kings on the stock top are removed, never drawn ------------------------------------
+
+
+def _kings_position(rules: RuleSet, seed: int) -> Game:
+    """A small position whose stock (and maybe waste) holds Kings among partners."""
+    rng = random.Random(seed)
+    deck = [c for c in range(52) if c // 4 != 12]
+    rng.shuffle(deck)
+    first_row = rng.choice([21, 22, 23])
+    pyramid: list[int | None] = [None] * 28
+    for pos in range(first_row, 28):
+        pyramid[pos] = deck.pop()
+    stock: list[int] = []
+    for card in pyramid[first_row:]:
+        mates = [c for c in deck if card is not None and rules.pairs(card, c)]
+        if mates and rng.random() < 0.8:
+            stock.append(mates[0])
+            deck.remove(mates[0])
+    kings = [48, 49, 50, 51]
+    rng.shuffle(kings)
+    stock += kings[: rng.randint(1, 3)] + [deck.pop() for _ in range(rng.randint(0, 1))]
+    rng.shuffle(stock)
+    wastes: list[list[int]] = [[]]
+    if rng.random() < 0.4:
+        wastes[0] += [stock.pop() for _ in range(rng.randint(1, 2))]
+    return Game.from_position(rules, pyramid=pyramid, stock=stock, wastes=wastes)
+
+
+@pytest.mark.parametrize("passes", [1, 2, 3])
+def test_stock_kings_never_drawn_keeps_lines_shortest(passes: int) -> None:
+    rules = get_rules("relaxed").replace(name=f"relaxed-{passes}", passes=passes)
+    fired = 0
+    for seed in range(30):
+        game = _kings_position(rules, seed)
+        truth = reference(game)
+        model = Model.from_game(game).for_shortest()
+        result = macro_a_star(model, Budget(None, None))
+        assert result.found is (truth is not None), (passes, seed, str(game))
+        if truth is not None:
+            assert len(result.line) == truth, (passes, seed, str(game))
+            trial = game.copy()
+            for move in result.line:
+                trial.play(move)
+            assert trial.status.value == "won"
+            fired += any(str(m)[0] == "K" for m in result.line)  # a stock King removed
+    assert fired >= 5
+
+
+def test_a_king_on_the_stock_top_is_removed_not_drawn() -> None:
+    # drawing KD or removing it costs the same, and with KD gone 8C waits on the waste
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["8C", "KD", "2D"])
+    line = _shortest(game)
+    assert line == ["5H+8C"]
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["KD", "2D", "8C"])
+    line = _shortest(game)
+    assert line[0] == "KD" and len(line) == 3 == reference(game)
+    assert _king_barriers(1 << 29, 28, 31) == (29, -1)
