@@ -79,6 +79,16 @@ def depth_first(model: Model, budget: Budget) -> Result:
     :data:`RESTARTS` positions: a poor early choice can cost a long search where another
     order wins at once. Only a search that finishes gives a verdict, so one that is cut
     off proves nothing and the last search is not cut off.
+
+    With one pass (no redeal), the searches share what they proved: a position all of whose
+    successors were searched to the end without a win is lost, and the later searches skip
+    it. Soundness: with no redeal every move takes a card off the board or deals from the
+    stock, so no position comes round again and a position met a second time in one search
+    was searched to its end (it is not on the current path); by induction on the order in
+    which searches of positions end, each child of such a position was dropped by a sound
+    test, left out by a move ordering that keeps a win when there is one (Kings first,
+    forced pairs), already proved lost, or searched to its end without a win. Positions still
+    open when a search is cut off are not recorded.
     """
     root = model.root
     if model.is_win(root):
@@ -87,13 +97,14 @@ def depth_first(model: Model, budget: Budget) -> Result:
     if model.is_dead(root) or dead(root):
         return Result(False, [], 1)
     nodes = 0
+    lost: set[State] | None = set() if model.rules.passes == 1 else None
     if expand is not model.expand:
         for seed, cap in enumerate(RESTARTS):
-            result = _dive(model, dead, _shuffled(expand, seed), budget, cap, nodes)
+            result = _dive(model, dead, _shuffled(expand, seed), budget, cap, nodes, lost)
             nodes = result.nodes
             if result.found is not None or budget.spent(nodes):
                 return result
-    return _dive(model, dead, expand, budget, None, nodes)
+    return _dive(model, dead, expand, budget, None, nodes, lost)
 
 
 RESTARTS = (1000,) * 12
@@ -121,9 +132,12 @@ def _dive(
     budget: Budget,
     cap: int | None,
     done: int,
+    lost: set[State] | None = None,
 ) -> Result:
     """One depth-first search (see :func:`depth_first`); ``found`` is ``None`` when the
-    budget or the position ``cap`` ran out. ``done`` positions were searched before."""
+    budget or the position ``cap`` ran out. ``done`` positions were searched before.
+    ``lost`` (one pass only): positions proved lost, skipped, and those this search proves
+    lost are added."""
     root = model.root
     is_win, dominance = model.is_win, model.dominance
     best: dict[object, int] = {}
@@ -138,11 +152,15 @@ def _dive(
             frame = stack[-1]
             if not frame:
                 stack.pop()
-                trail.pop()
+                done_with = trail.pop()
+                if lost is not None:
+                    lost.add(done_with)
                 if path:
                     path.pop()
                 continue
             move, nxt = frame.pop()
+            if lost is not None and nxt in lost:
+                continue
             if _dominated(best, *dominance(nxt)) or dead(nxt):
                 continue
             nodes += 1

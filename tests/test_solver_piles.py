@@ -10,7 +10,7 @@ import pytest
 from pyramid_widget import Game, get_rules
 from pyramid_widget.rules import RuleSet
 from pyramid_widget.solver import Verdict, solve
-from pyramid_widget.solver_model import Model
+from pyramid_widget.solver_model import Model, State
 from pyramid_widget.solver_piles import PileCheck, applies
 from pyramid_widget.solver_relax import FreeStock
 from tests.test_solver_exhaustive import reference
@@ -226,3 +226,26 @@ def test_burial_with_a_cell_by_masks_matches_the_card_by_card_walk() -> None:
             assert fast == slow, str(game)
             fired += fast != 0
     assert fired
+
+
+def test_one_pass_searches_share_the_positions_they_proved_lost() -> None:
+    # depth_first's restarts (one pass) skip positions an earlier search proved lost: a
+    # second search given that record agrees, searching fewer positions.
+    from pyramid_widget.solver_search import Budget, _dive, _piles_tests
+
+    shared = 0
+    for seed in range(40):
+        game = small_pile_position(get_rules("egypt"), seed)
+        if game.is_over:
+            continue
+        model = Model.from_game(game)
+        dead, expand = _piles_tests(model)
+        lost: set[State] = set()
+        first = _dive(model, dead, expand, Budget(None, None), None, 0, lost)
+        again = _dive(model, dead, expand, Budget(None, None), None, 0, lost)
+        assert first.found is again.found is (reference(game) is not None), str(game)
+        assert again.nodes <= first.nodes
+        shared += again.nodes < first.nodes
+        if first.found is False:
+            assert model.root in lost
+    assert shared
