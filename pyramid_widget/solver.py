@@ -76,8 +76,9 @@ from pyramid_widget.cards import Card
 from pyramid_widget.moves import Move
 from pyramid_widget.position import Status
 from pyramid_widget.rules import RuleSet
+from pyramid_widget.solver_astar import a_star
 from pyramid_widget.solver_model import Model
-from pyramid_widget.solver_search import Budget, Result, a_star, depth_first
+from pyramid_widget.solver_search import Budget, Result, depth_first
 
 
 class Verdict(str, enum.Enum):
