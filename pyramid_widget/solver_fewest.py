@@ -31,7 +31,7 @@ from pyramid_widget.solver_macro import (
     candidates,
     macro_line,
 )
-from pyramid_widget.solver_model import PYRAMID_ALL, Model, State, matched
+from pyramid_widget.solver_model import PYRAMID_ALL, Model, State, matched, starved_in
 from pyramid_widget.solver_moves import dead_after
 from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
 
@@ -76,6 +76,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
         return Result(False, [], 1)
     heap = [(h0, 0, rkey, h0)]
     dominated = _Dominance(model).dominated
+    dead = _dead_test(model)
     sw = model.sw
     stop_kings = sw.forced & ~PYRAMID_ALL if sw.stock_top else 0
     seen: dict[int, list[tuple[int, int, int]]] = {}
@@ -133,7 +134,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                     continue
                 # pathmax: h - step is admissible for the child since h is for the parent
                 nf = ng + max(cheap(nboard), h - step)
-                if nf > limit or dead_after(model, nboard, bits):
+                if nf > limit or dead(nboard, bits):
                     continue
                 if npno >= passes and buried(model, nboard, nlo):
                     continue
@@ -144,6 +145,33 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     except OutOfBudget:
         return Result(None, [], nodes)
     return Result(False, [], nodes)
+
+
+def _dead_test(model: Model) -> Callable[[int, int], bool]:
+    """``dead(board, bits)``: whether the position left after removing ``bits`` is a dead end
+    (:func:`~pyramid_widget.solver_moves.dead_after`). Under sum-13 pairing the answer
+    depends only on the cards left of the removed cards' rank class {r, 13 - r} (partners
+    and needs stay inside the class), so it is cached per class remainder; and every card
+    of the class that must go is checked, not only those the removal touched (a card with
+    no partner left it could meet makes any position lost)."""
+    if model.rules.pairing != "sum13":
+        return lambda board, bits: dead_after(model, board, bits)
+    cache: dict[int, bool] = {}
+    classes, needs, required, cards = model.class_masks, model.needs, model.required, model.cards
+
+    def dead(board: int, bits: int) -> bool:
+        slot = (bits & -bits).bit_length() - 1
+        left = board & classes[slot]
+        hit = cache.get(left)
+        if hit is None:
+            r = rank(cards[slot])
+            hit = starved_in(left & required, needs, left) or (
+                r != 13 and not model._counts_ok(left, r)
+            )
+            cache[left] = hit
+        return hit
+
+    return dead
 
 
 def _king_barriers(kings: int, lo: int, hi: int) -> tuple[int, int]:
