@@ -53,6 +53,25 @@ search). The arguments:
    available by others leaving; draws deal onto the piles by count, not by what lies
    there; a cell they would have used is empty instead; no redeal follows), moves that
    touch them are dropped, and the line gets no longer. So the search tries only that pair.
+10. **A card goes to the cell only for what it frees** (decision search, one pass;
+   :meth:`PileCheck.cell_follow_ups`). Moving a card ``x`` into the cell makes some cards
+   newly available: those it uncovered in the pyramid, or the card under it on its pile.
+   In a winning line, let ``y`` be the move right after ``cell x``. If ``y`` pairs ``x``,
+   drop the cell move: ``x`` was available where it lay (a pyramid card stays uncovered,
+   and nothing lands on a pile between two moves that are not draws). If ``y`` uses no newly
+   available card and is not a draw or redeal while ``x`` lies on a pile, swap the two:
+   ``y`` was legal before ``cell x`` (its cards were available; if it moves a card into a
+   cell, there was room before ``x`` came), ``cell x`` is still legal after it (``x`` is
+   still available, as only a draw or redeal covers a pile card, and there is room in the
+   cell), and the position after both is the same. Each step drops a move or moves a cell move later, so it ends,
+   with a winning line no longer than before in which every cell move is followed at once
+   by a move using a card it freed, or (a pile card) by the draw or redeal that would have
+   buried it. The search therefore takes ``cell x`` only together with such a next move.
+   It still keeps a win where the next moves are restricted (a King first, test 9): a
+   King or forced pair of ``cell x``'s position that was available before would have been
+   the only move there, so it uses a freed card. With the transposition table this needs
+   the successors to depend on the position alone, and no position to come round, hence
+   one pass only.
 
 >>> from pyramid_widget.game import Game
 >>> from pyramid_widget.solver_model import Model
@@ -70,13 +89,18 @@ from __future__ import annotations
 
 from pyramid_widget.layout import BLOCKERS_MASK
 from pyramid_widget.solver_model import (
+    CELL,
+    DRAW,
+    KING_ALONE,
     PAIR,
     PYRAMID_ALL,
+    REDEAL,
     Model,
     State,
     _matching,
     needs_mask,
     starved_in,
+    uncovered,
 )
 from pyramid_widget.solver_relax import LIMIT, FreeStock
 
@@ -112,6 +136,7 @@ class PileCheck:
         self.mate_ranks = _mate_ranks(model) if self.sum13 else []
         """Per rank ``r`` (sum-13 pairing): ``(cards of rank r, cards of rank 13 - r)``, the
         ranks whose cards have no partner left when no card of the other rank is live."""
+        self.uncovered_cache: dict[int, int] = {}
         self.stock_cols: dict[int, tuple[int, ...]] = {}
         """Cache of :meth:`_columns`: the pile each stock card will land on, per stock."""
 
@@ -131,6 +156,59 @@ class PileCheck:
             ):
                 return [(move, nxt)]
         return moves
+
+    def cell_follow_ups(self, state: State, parked: State) -> list[tuple[tuple[int, ...], State]]:
+        """Test 10: for ``parked``, the position after a cell move from ``state``, the
+        moves of ``parked`` (from :meth:`expand`) that use a card the cell move made
+        available, or (when the card came from a pile) draw or redeal, each as one step
+        ``(cell move + move, position after both)``."""
+        card = state[0] & ~parked[0]
+        now = self._available(parked)
+        fresh = now & ~self._available(state)
+        from_pile = not card & PYRAMID_ALL
+        board, lo, _, _, pno, _ = parked
+        sw = self.model.sw
+        deals = board >> lo or sw.passes is None or pno < sw.passes  # a draw or a redeal
+        if not (from_pile and deals):
+            # only pairs or Kings with a freed card can follow: are there any?
+            rest, partners, hope = fresh, self.loose, fresh & self.lone
+            while rest and not hope:
+                low = rest & -rest
+                rest ^= low
+                hope = partners[low.bit_length() - 1] & now
+            if not hope:
+                return []
+        moved = (CELL, card.bit_length() - 1, -1)
+        out: list[tuple[tuple[int, ...], State]] = []
+        for move, nxt in self.expand(parked):
+            kind = move[0]
+            if kind == PAIR:
+                uses = 1 << move[1] | 1 << move[2]
+            elif kind in (KING_ALONE, CELL):
+                uses = 1 << move[1]
+            else:
+                uses = 0
+            if uses & fresh or (from_pile and kind in (DRAW, REDEAL)):
+                out.append((moved + move, nxt))
+        return out
+
+    def _available(self, state: State) -> int:
+        """The available cards of ``state``: uncovered pyramid cards, pile tops, the
+        cell, and the stock top where it is available."""
+        board, lo, piles, cells, _, _ = state
+        out = uncovered(board & PYRAMID_ALL, self.uncovered_cache) | cells
+        if self.model.sw.piles > 1:
+            for pile in piles:
+                if pile:
+                    out |= 1 << (pile.bit_length() - 1)
+        else:
+            waste = board & ((1 << lo) - 1) & ~PYRAMID_ALL
+            if waste:
+                out |= 1 << (waste.bit_length() - 1)
+        stock = board >> lo << lo
+        if stock and self.model.sw.stock_top:
+            out |= stock & -stock
+        return out
 
     def dead(self, state: State) -> bool:
         """Whether no win can be reached from ``state`` (proved by the tests above)."""

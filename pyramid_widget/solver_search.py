@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pyramid_widget.moves import Move
-from pyramid_widget.solver_model import PYRAMID_ALL, Model, State
+from pyramid_widget.solver_model import CELL, PYRAMID_ALL, Model, State
 
 StepMove = tuple[int, ...]
 
@@ -89,22 +89,33 @@ def depth_first(model: Model, budget: Budget) -> Result:
     test, left out by a move ordering that keeps a win when there is one (Kings first,
     forced pairs), already proved lost, or searched to its end without a win. Positions still
     open when a search is cut off are not recorded.
+
+    With one pass and a cell, a cell move is searched only together with a next move that
+    uses a card it freed (test 10 of :mod:`pyramid_widget.solver_piles`): the position in
+    between is never a node of the search.
     """
     root = model.root
     if model.is_win(root):
         return Result(True, [], 1)
-    dead, expand = _piles_tests(model)
+    from pyramid_widget import solver_piles
+
+    check = solver_piles.PileCheck(model) if solver_piles.applies(model) else None
+    dead, expand = (check.dead, check.expand) if check else (_never, model.expand)
     if model.is_dead(root) or dead(root):
         return Result(False, [], 1)
     nodes = 0
     lost: set[State] | None = set() if model.rules.passes == 1 else None
+    fuse = None
+    if check and lost is not None and model.rules.cells:
+        fuse = check.cell_follow_ups
     if expand is not model.expand:
         for seed, cap in enumerate(RESTARTS):
-            result = _dive(model, dead, _shuffled(expand, seed), budget, cap, nodes, lost)
+            shuffled = _shuffled(expand, seed)
+            result = _dive(model, dead, shuffled, budget, cap, nodes, lost, fuse)
             nodes = result.nodes
             if result.found is not None or budget.spent(nodes):
                 return result
-    return _dive(model, dead, expand, budget, None, nodes, lost)
+    return _dive(model, dead, expand, budget, None, nodes, lost, fuse)
 
 
 RESTARTS = (1000,) * 12
@@ -133,11 +144,13 @@ def _dive(
     cap: int | None,
     done: int,
     lost: set[State] | None = None,
+    fuse: Callable[[State, State], list[tuple[StepMove, State]]] | None = None,
 ) -> Result:
     """One depth-first search (see :func:`depth_first`); ``found`` is ``None`` when the
     budget or the position ``cap`` ran out. ``done`` positions were searched before.
     ``lost`` (one pass only): positions proved lost, skipped, and those this search proves
-    lost are added."""
+    lost are added. ``fuse`` (one pass, a cell): a cell move's successor is replaced by
+    the steps ``fuse(position, after the cell move)`` gives (cell move and next move)."""
     root = model.root
     is_win, dominance = model.is_win, model.dominance
     best: dict[object, int] = {}
@@ -161,12 +174,21 @@ def _dive(
             move, nxt = frame.pop()
             if lost is not None and nxt in lost:
                 continue
+            if fuse is not None and move[0] == CELL and len(move) == 3:
+                key, value = dominance(nxt)
+                old = best.get(key)
+                if old is None or old > value:  # else searched already, with every move
+                    frame.extend(fuse(trail[-1], nxt)[::-1])
+                continue
             if _dominated(best, *dominance(nxt)) or dead(nxt):
                 continue
             nodes += 1
             path.append((trail[-1], move))
             if is_win(nxt):
-                return Result(True, model.line(path), nodes)
+                if fuse is None:
+                    return Result(True, model.line(path), nodes)
+                steps = [m[i : i + 3] for _, m in path for i in range(0, len(m), 3)]
+                return Result(True, [model.to_move(m) for m in steps], nodes)
             if not nodes % CHECK_EVERY:
                 budget.check(nodes)
             if nodes == limit:

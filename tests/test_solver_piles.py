@@ -10,7 +10,7 @@ import pytest
 from pyramid_widget import Game, get_rules
 from pyramid_widget.rules import RuleSet
 from pyramid_widget.solver import Verdict, solve
-from pyramid_widget.solver_model import Model, State
+from pyramid_widget.solver_model import CELL, DRAW, Model, State
 from pyramid_widget.solver_piles import PileCheck, applies
 from pyramid_widget.solver_relax import FreeStock
 from tests.test_solver_exhaustive import reference
@@ -249,3 +249,38 @@ def test_one_pass_searches_share_the_positions_they_proved_lost() -> None:
         if first.found is False:
             assert model.root in lost
     assert shared
+
+
+def test_a_cell_move_goes_with_a_move_it_makes_possible() -> None:
+    # Test 10: parking the 8C (position 21) uncovers the 5H (position 15), which pairs with
+    # it, so the cell move comes with that pair; parking the 2C uncovers nothing, so it
+    # comes with nothing (the draw is no reason: a pyramid card is never buried).
+    game = Game.from_position(
+        "egypt", pyramid=pyramid(p15="5H", p21="8C", p27="2C"), stock=["JD", "4S", "9S"]
+    )
+    model = Model.from_game(game)
+    check = PileCheck(model)
+    cells = {move[1]: nxt for move, nxt in model.expand(model.root) if move[0] == CELL}
+    (step,) = check.cell_follow_ups(model.root, cells[21])
+    assert [model.describe(step[0][i : i + 3]) for i in (0, 3)] == ["cell 8C", "5H+8C"]
+    assert check.cell_follow_ups(model.root, cells[27]) == []
+    check_against_plain_search(game)
+    # a pile card may also step aside from the draw that would bury it (the 5H has two
+    # partners: no forced pair)
+    piles = Game.from_position(
+        "egypt", pyramid=pyramid(p27="5H"), wastes=[["8D"], [], []], stock=["8C", "3C", "4C"]
+    )
+    model = Model.from_game(piles)
+    check = PileCheck(model)
+    (parked,) = [nxt for move, nxt in model.expand(model.root) if move[0] == CELL and move[1] > 27]
+    kinds = [step[0][3] for step in check.cell_follow_ups(model.root, parked)]
+    assert kinds == [DRAW]
+    check_against_plain_search(piles)
+
+
+def test_cell_steps_agree_with_plain_search() -> None:
+    # Test 10 on more small stacked egypt positions than the test above.
+    for seed in range(100, 160):
+        game = small_pile_position(get_rules("egypt"), seed)
+        if not game.is_over:
+            check_against_plain_search(game)
