@@ -16,7 +16,7 @@ import pytest
 
 from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.solver import solve
-from pyramid_widget.solver_astar import deal_bound
+from pyramid_widget.solver_astar import _removal_bound, deal_bound
 from pyramid_widget.solver_model import Model
 from pyramid_widget.solver_search import lower_bound
 from tests.test_solver_exhaustive import reference
@@ -72,7 +72,36 @@ def test_bound_never_overestimates(name: str) -> None:
         if truth is None:
             continue
         won += 1
-        assert lower_bound(model, model.root) + extra <= truth, (name, seed)
+        removals = _removal_bound(model)(model.root)
+        assert lower_bound(model, model.root) <= removals, (name, seed)
+        assert removals + extra <= truth, (name, seed)
         solution = solve(game, shortest=True)
         assert len(solution.moves) == truth, (name, seed)
     assert fired and won >= 3, name  # the bound must have been tested where it counts
+
+
+@pytest.mark.parametrize(
+    ("rules", "pyramid", "stock", "bound"),
+    [
+        # 5C at 19 lies under both 8s: neither pair meets without a cell move
+        ("egypt", {19: "5C", 25: "8H", 26: "8C"}, ["5D", "5S", "8D"], 4),
+        # 5D at 20 lies under 8C only, so 5D+8H can meet: 4 cards, one pair
+        ("egypt", {19: "5C", 20: "5D", 25: "8H", 26: "8C"}, ["AD"], 3),
+        # without a cell, the covered pair is not counted either
+        ("two-waste", {19: "5C", 25: "8H", 26: "8C"}, ["5D", "5S", "8D"], 5),
+    ],
+)
+def test_removal_bound_counts_cell_moves(
+    rules: str, pyramid: dict[int, str], stock: list[str], bound: int
+) -> None:
+    """Where a pyramid pair can meet only after a cell move, the bound counts a move per card
+    (more than ``lower_bound``), and it still never exceeds the true fewest moves."""
+    cards: list[str | None] = [pyramid.get(p) for p in range(28)]
+    game = Game.from_position(RULES[rules], pyramid=cards, stock=stock)
+    model = Model.from_game(game).for_shortest()
+    removals = _removal_bound(model)(model.root)
+    assert removals > lower_bound(model, model.root)
+    assert removals + deal_bound(model, model.root) == bound
+    truth = reference(game)
+    assert truth is not None and bound <= truth
+    assert len(solve(game, shortest=True).moves) == truth
