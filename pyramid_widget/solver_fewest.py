@@ -39,6 +39,8 @@ LOST = 1 << 20
 """What :func:`extra_bound` returns when some pyramid card can never get a partner."""
 
 Key = tuple[int, int, int]
+Link = tuple[Key, int, int, int]
+"""How a position was reached: the position before and the removal (a candidate)."""
 Info = tuple[int, list[int], list[tuple[int, int]], int]
 """What :meth:`Tables.pyramid` keeps per pyramid mask."""
 
@@ -70,7 +72,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     bound, cheap = _bound_functions(model)
     rkey: Key = (root[0], root[1], root[4])
     cost: dict[Key, int] = {rkey: 0}
-    parent: dict[Key, tuple[Key, MacroMove] | None] = {rkey: None}
+    parent: dict[Key, Link | None] = {rkey: None}
     h0 = bound(root[0], root[1], root[4])
     if h0 > limit:
         return Result(False, [], 1)
@@ -140,7 +142,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                     continue
                 cost[nkey] = ng
                 seen.setdefault(nboard, []).append((npno, nlo, ng))
-                parent[nkey] = (key, _macro_move((bits, at, crossed)))
+                parent[nkey] = (key, bits, at, crossed)
                 heapq.heappush(heap, (nf, -ng, nkey, -1))
     except OutOfBudget:
         return Result(None, [], nodes)
@@ -376,29 +378,35 @@ class Tables:
     def costs(self, board: int, lo: int, pno: int, base: list[int]) -> list[int]:
         """For each deck card on the board, the fewest extra moves spent before it is
         played with a pyramid card, counting its own (see :func:`extra_bound`); indexed by
-        slot, :data:`LOST` for slots not on the board."""
-        ranks, top = self.rank, self.top
+        slot, :data:`LOST` for slots not on the board. ``at[k]`` is the index into the
+        excess tables for rank ``k`` (:func:`_excess_tables`) with the cards passed so far."""
+        ranks = self.rank
         out = [LOST] * self.hi
-        passed = [0] * 14
+        at = base[:]
         acc = 0
         stock = board >> lo << lo
-        own = 0 if top else 1
-        while stock:  # this pass: the stock from its top
-            low = stock & -stock
-            stock ^= low
-            s = low.bit_length() - 1
-            k = ranks[s]
-            i = base[k] + passed[k] * 5 + passed[13 - k]
-            if top:
-                out[s] = acc + TARGET[i] - EXCESS[i]
-                passed[k] += 1
-                acc += EXCESS[i + 5] - EXCESS[i]
-            else:  # a stock card is drawn before it is played
-                out[s] = acc + 1 + TARGET[i] - EXCESS[i]
+        if self.top:
+            while stock:  # this pass: the stock from its top
+                low = stock & -stock
+                stock ^= low
+                s = low.bit_length() - 1
+                k = ranks[s]
+                i = at[k]
+                out[s] = acc + OWN[i]
+                acc += STEP[i]
+                at[k] = i + 5
+                at[13 - k] += 1
+        else:
+            while stock:  # a stock card is drawn before it is played
+                low = stock & -stock
+                stock ^= low
+                s = low.bit_length() - 1
+                out[s] = acc + 1 + OWN[base[ranks[s]]]
                 acc += 1
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
         if waste and (self.passes is None or pno < self.passes):
             acc += 1  # the redeal
+            own = 0 if self.top else 1  # the card's own draw
             rest = waste
             shared = board >> lo << lo if self.shared else 0
             partners = self.model.partners
@@ -407,23 +415,25 @@ class Tables:
                 rest ^= low
                 s = low.bit_length() - 1
                 k = ranks[s]
-                i = base[k] + passed[k] * 5 + passed[13 - k]
-                out[s] = acc + own + TARGET[i] - EXCESS[i]
+                i = at[k]
+                out[s] = acc + own + OWN[i]
                 if not partners[s] & shared:  # else it may go with a stock card at once
-                    passed[k] += 1
-                    acc += EXCESS[i + 5] - EXCESS[i]
-        passed = [0] * 14
+                    acc += STEP[i]
+                    at[k] = i + 5
+                    at[13 - k] += 1
+        at = base[:]
         acc = 0
         while waste:  # the waste from its top, each card above removed first
             s = waste.bit_length() - 1
             waste ^= 1 << s
             k = ranks[s]
-            i = base[k] + passed[k] * 5 + passed[13 - k]
-            here = acc + TARGET[i] - EXCESS[i]
+            i = at[k]
+            here = acc + OWN[i]
             if here < out[s]:
                 out[s] = here
-            passed[k] += 1
-            acc += EXCESS[i + 5] - EXCESS[i]
+            acc += STEP[i]
+            at[k] = i + 5
+            at[13 - k] += 1
         return out
 
 
@@ -453,6 +463,10 @@ def _excess_tables() -> tuple[list[int], list[int]]:
 
 
 EXCESS, TARGET = _excess_tables()
+OWN = [t - e for t, e in zip(TARGET, EXCESS, strict=True)]
+"""What a deck card played with a pyramid card costs beyond the cards passed before it."""
+STEP = [EXCESS[i + 5] - EXCESS[i] if i + 5 < len(EXCESS) else 1 for i in range(len(EXCESS))]
+"""What passing one more deck card of the rank costs (never used at the table's end)."""
 
 
 def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
@@ -522,11 +536,11 @@ def draws_bound(model: Model, board: int, lo: int) -> int:
     return count
 
 
-def _line(model: Model, parent: dict[Key, tuple[Key, MacroMove] | None], key: Key) -> list[Move]:
+def _line(model: Model, parent: dict[Key, Link | None], key: Key) -> list[Move]:
     steps: list[tuple[State, MacroMove]] = []
     step = parent[key]
     while step is not None:
-        pkey, move = step
-        steps.append(((pkey[0], pkey[1], 0, 0, pkey[2], 0), move))
+        pkey, bits, at, crossed = step
+        steps.append(((pkey[0], pkey[1], 0, 0, pkey[2], 0), _macro_move((bits, at, crossed))))
         step = parent[pkey]
     return macro_line(model, steps[::-1])
