@@ -102,7 +102,7 @@ from pyramid_widget.solver_model import (
     starved_in,
     uncovered,
 )
-from pyramid_widget.solver_relax import LIMIT, FreeStock
+from pyramid_widget.solver_relax import BLOCKED, EMPTY, LIMIT, FreeStock, _GiveUp
 
 
 def applies(model: Model) -> bool:
@@ -392,9 +392,18 @@ class PileCheck:
         pyr = (board | cells) & PYRAMID_ALL
         if not pyr & self.required:
             return True
-        deck = live & self.deck
         parked = cells & live  # a stuck cell card is gone: the cell is then blocked
-        return self.free.wins(pyr & ~parked | deck & ~parked, parked, usable)
+        free = self.free
+        if free.spent > LIMIT:
+            return True  # the free-stock game gave up: it prunes nothing
+        # FreeStock.wins, counting the deck by rank masks (this is the hot loop of egypt)
+        deck = live & self.deck & ~parked
+        counts = tuple([(deck & mask).bit_count() for mask in self.model.rank_masks])
+        cell = parked.bit_length() - 1 if parked else EMPTY if usable else BLOCKED
+        try:
+            return free._clear(pyr & ~parked, counts, cell)
+        except _GiveUp:
+            return True
 
 
 def strict_needs(model: Model, slot: int) -> int:

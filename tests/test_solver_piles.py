@@ -10,7 +10,7 @@ import pytest
 from pyramid_widget import Game, get_rules
 from pyramid_widget.rules import RuleSet
 from pyramid_widget.solver import Verdict, solve
-from pyramid_widget.solver_model import CELL, DRAW, Model, State
+from pyramid_widget.solver_model import CELL, DRAW, PYRAMID_ALL, Model, State
 from pyramid_widget.solver_piles import PileCheck, applies
 from pyramid_widget.solver_relax import FreeStock
 from tests.test_solver_exhaustive import reference
@@ -284,3 +284,24 @@ def test_cell_steps_agree_with_plain_search() -> None:
         game = small_pile_position(get_rules("egypt"), seed)
         if not game.is_over:
             check_against_plain_search(game)
+
+
+def test_free_stock_counted_by_rank_masks_matches_free_stock_wins() -> None:
+    # _free_ok asks the free-stock game directly, counting the deck by rank masks; it must
+    # answer as FreeStock.wins does, on every position reached.
+    for seed in range(40):
+        game = small_pile_position(get_rules("egypt"), seed)
+        if game.is_over:
+            continue
+        model = Model.from_game(game)
+        check, reference_game = PileCheck(model), FreeStock(model)
+        for state in [model.root] + [nxt for _, nxt in check.expand(model.root)]:
+            board, _, _, cells, _, _ = state
+            alive = board | cells
+            usable = check._cell_usable(cells, alive)
+            parked, deck = cells & alive, alive & check.deck
+            pyr = alive & PYRAMID_ALL
+            expected = not pyr & check.required or reference_game.wins(
+                pyr & ~parked | deck & ~parked, parked, usable
+            )
+            assert check._free_ok(state, alive, usable) == expected, str(game)
