@@ -80,7 +80,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     dominated = _Dominance(model).dominated
     dead = _dead_test(model)
     sw = model.sw
-    stop_kings = sw.forced & ~PYRAMID_ALL if sw.stock_top else 0
+    stop_kings = sw.forced & ~PYRAMID_ALL if sw.stock_top and not sw.stall else 0
     seen: dict[int, list[tuple[int, int, int]]] = {}
     if not model.rules.stall_rule:  # under the stall rule the root may not redeal freely
         seen[root[0]] = [(root[4], root[1], 0)]
@@ -189,7 +189,8 @@ def _king_barriers(kings: int, lo: int, hi: int) -> tuple[int, int]:
     only adds moves. That line is no longer and draws one King fewer; repeating, some
     shortest line never draws a King. For the same reason a King that is the stock top
     now is removed at once (a removal at this stop commutes with it), which the search
-    makes the only move there.
+    makes the only move there. Not used under the stall rule, where moving a King's
+    removal to an earlier pass could leave a later pass without a removal.
 
     >>> _king_barriers(1 << 40 | 1 << 30, 35, 52)  # a King ahead at 40, one in the waste
     (40, -1)
