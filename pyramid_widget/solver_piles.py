@@ -58,19 +58,21 @@ search). The arguments:
    newly available: those it uncovered in the pyramid, or the card under it on its pile.
    In a winning line, let ``y`` be the move right after ``cell x``. If ``y`` pairs ``x``,
    drop the cell move: ``x`` was available where it lay (a pyramid card stays uncovered,
-   and nothing lands on a pile between two moves that are not draws). If ``y`` uses no newly
-   available card and is not a draw or redeal while ``x`` lies on a pile, swap the two:
-   ``y`` was legal before ``cell x`` (its cards were available; if it moves a card into a
-   cell, there was room before ``x`` came), ``cell x`` is still legal after it (``x`` is
-   still available, as only a draw or redeal covers a pile card, and there is room in the
-   cell), and the position after both is the same. Each step drops a move or moves a cell move later, so it ends,
-   with a winning line no longer than before in which every cell move is followed at once
-   by a move using a card it freed, or (a pile card) by the draw or redeal that would have
-   buried it. The search therefore takes ``cell x`` only together with such a next move.
-   It still keeps a win where the next moves are restricted (a King first, test 9): a
-   King or forced pair of ``cell x``'s position that was available before would have been
-   the only move there, so it uses a freed card. With the transposition table this needs
-   the successors to depend on the position alone, and no position to come round, hence
+   and nothing lands on a pile between two moves that are not draws). If ``y`` uses no
+   newly available card and is not a draw or redeal while ``x`` lies on a pile, swap the
+   two: ``y`` was legal before ``cell x`` (its cards were available; if it moves a card
+   into a cell, there was room before ``x`` came), ``cell x`` is still legal after it
+   (``x`` is still available, as only a draw or redeal covers a pile card, and there is
+   room in the cell), and the position after both is the same (a cell move swapped past
+   the winning move is dropped: it never wins itself). Each step drops a move or moves a
+   cell move later, so this ends with a winning line no longer than before in
+   which every cell move is followed at once by a move using a card it freed, or (a pile
+   card) by the draw or redeal that would have buried it. The search therefore takes
+   ``cell x`` only together with such a next move. Where the next moves are restricted
+   (Kings first; forced pairs, test 9) a win is still kept: a King or forced pair of the
+   position after ``cell x`` that was available before would have been the only move
+   there, so no cell move was offered; hence it uses a freed card. The transposition table
+   needs the successors to depend on the position alone and no position to come round:
    one pass only.
 
 >>> from pyramid_widget.game import Game
@@ -137,6 +139,7 @@ class PileCheck:
         """Per rank ``r`` (sum-13 pairing): ``(cards of rank r, cards of rank 13 - r)``, the
         ranks whose cards have no partner left when no card of the other rank is live."""
         self.uncovered_cache: dict[int, int] = {}
+        self.one_cell = rules.cells == 1
         self.stock_cols: dict[int, tuple[int, ...]] = {}
         """Cache of :meth:`_columns`: the pile each stock card will land on, per stock."""
 
@@ -169,7 +172,7 @@ class PileCheck:
         board, lo, _, _, pno, _ = parked
         sw = self.model.sw
         deals = board >> lo or sw.passes is None or pno < sw.passes  # a draw or a redeal
-        if not (from_pile and deals):
+        if self.one_cell and not (from_pile and deals):
             # only pairs or Kings with a freed card can follow: are there any?
             rest, partners, hope = fresh, self.loose, fresh & self.lone
             while rest and not hope:
