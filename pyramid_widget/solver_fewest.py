@@ -321,24 +321,20 @@ class Tables:
     def extra(self, board: int, lo: int, pno: int, info: Info) -> int:
         """See :func:`extra_bound`; ``info`` is :meth:`pyramid` of the board."""
         needs = self.model.needs
-        # pyramid cards whose every partner that could meet them is a deck card
+        # pyramid cards whose every partner that could meet them is a deck card (one with
+        # none left makes the position lost: its best partner below costs LOST)
         alone = info[3]
-        check = alone
-        while check:
-            low = check & -check
-            check ^= low
-            if not needs[low.bit_length() - 1] & board:
-                return LOST
         drawn = 0 if self.top else self.drawn(board, lo, alone)
         wanted = info[2]
         if not alone and not wanted:
             return drawn
         costs = self.costs(board, lo, pno, info[1])
-        worst = 0
+        worst = drawn
         if wanted:
             masks = self.masks
+            deck = board & ~PYRAMID_ALL
             for k, e in wanted:
-                mine = masks[k] & board & ~PYRAMID_ALL
+                mine = masks[k] & deck
                 if mine.bit_count() < e:
                     return LOST
                 found = []
@@ -346,9 +342,9 @@ class Tables:
                     low = mine & -mine
                     mine ^= low
                     found.append(costs[low.bit_length() - 1])
-                found.sort()
-                if found[e - 1] > worst:
-                    worst = found[e - 1]
+                c = min(found) if e == 1 else sorted(found)[e - 1]
+                if c > worst:
+                    worst = c
         while alone:
             low = alone & -alone
             alone ^= low
@@ -362,7 +358,7 @@ class Tables:
                     best = c
             if best > worst:
                 worst = best
-        return max(worst, drawn)
+        return worst
 
     def drawn(self, board: int, lo: int, alone: int) -> int:
         """Without stock top play: the pyramid cards in ``alone`` whose every partner is in
