@@ -58,7 +58,9 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     ``step`` plus the child's distance) and gets the full bound when it comes off the
     queue, going back in if that raises it. Positions that another queued one reaches by
     draws at no greater cost are skipped (:class:`_Dominance`).
-    Removals are only tried at their earliest stop, which is also the cheapest.
+    Removals are only tried at their earliest stop, which is also the cheapest. Where the
+    stock top is available, a King there is removed, never drawn (:func:`_king_barriers`).
+    The dead-end test is cached per rank class (:func:`_dead_test`).
     ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
     """
     root = model.root
