@@ -129,8 +129,11 @@ def expand(model: Model, state: State) -> Successors:
             nboard = board & ~low
             if low & unc:
                 fresh = uncovered(nboard & PYRAMID_ALL, _UNCOVERED) & ~unc
-            else:
-                pile = next(p for p in piles if p & low) & ~low
+            else:  # a waste top: the card under it in its pile is next
+                if sw.piles > 1:
+                    pile = next(p for p in piles if p & low) & ~low
+                else:
+                    pile = board & ~PYRAMID_ALL & ((1 << lo) - 1) & ~low
                 fresh = 1 << (pile.bit_length() - 1) if pile else 0
             useful = False
             while fresh:

@@ -236,3 +236,13 @@ def test_a_pyramid_card_already_in_the_cell_must_still_go() -> None:
     for move in solution.moves:
         g.play(move)
     assert g.status.value == "won"
+
+
+def test_a_cell_under_one_waste_pile() -> None:
+    """A rule set with one waste pile and a free cell: parking the waste top uncovers the
+    card under it (this once crashed the move generator)."""
+    rules = get_rules("egypt").replace(name="one-pile-cell", waste_piles=1, draw_count=1)
+    game = Game.from_position(rules, pyramid=[None] * 27 + ["5H"], wastes=[["8D", "2C"]])
+    for shortest in (False, True):
+        solution = solve(game, shortest=shortest)
+        assert [str(m) for m in solution.moves] == ["cell 2C", "5H+8D"]

@@ -84,6 +84,7 @@ CUSTOM = {
     "unlimited": get_rules("medium").replace(name="unlimited", passes=None),
     "stall-2": get_rules("easy").replace(name="stall-2", passes=2),
     "cheops-kings": get_rules("cheops").replace(name="cheops-kings", kings_alone=True),
+    "one-pile-cell": get_rules("egypt").replace(name="one-pile-cell", waste_piles=1, draw_count=1),
 }
 RULES = {**PRESETS, **CUSTOM}
 
