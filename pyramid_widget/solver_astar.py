@@ -14,7 +14,7 @@ import heapq
 from collections.abc import Callable
 
 from pyramid_widget.moves import Move
-from pyramid_widget.solver_model import PYRAMID_ALL, RELATED, Model, State, matched
+from pyramid_widget.solver_model import CELL, PYRAMID_ALL, RELATED, Model, State, matched
 from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
 
 StepMove = tuple[int, ...]
@@ -33,13 +33,15 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     reached again more cheaply is searched again; the first win taken off the queue is then
     a shortest one. Where :mod:`pyramid_widget.solver_piles` applies (several piles or a
     cell), positions it proves lost are dropped (no win, so no shortest win, is lost) and a
-    forced pair is the only move tried (its test 9: the line gets no longer). ``ceiling``
+    forced pair is the only move tried (its test 9: the line gets no longer); with one pass
+    and a cell, a cell move is taken only together with a next move that uses what it freed
+    (its test 10, which also keeps a line no longer), as one step of two moves. ``ceiling``
     (the length of a known winning line) lets the search drop nodes that cannot beat it.
     """
     root = model.root
     if model.is_win(root):
         return Result(True, [], 1)
-    dead, expand = _tests(model)
+    dead, expand, fuse = _tests(model)
     if model.is_dead(root) or dead(root):
         return Result(False, [], 1)
     removals = _removal_bound(model)
@@ -61,8 +63,11 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
                 return Result(True, _line(model, parent, state), nodes)
             if not nodes % CHECK_EVERY:
                 budget.check(nodes)
-            for move, nxt in expand(state):
-                ng = g + 1
+            steps = expand(state)
+            if fuse is not None:
+                steps = [fused for step in steps for fused in _fused(step, state, fuse)]
+            for move, nxt in steps:
+                ng = g + len(move) // 3
                 if depth.get(nxt, limit + 1) <= ng:
                     continue
                 f = ng + removals(nxt) + deal_bound(model, nxt, wanted)
@@ -228,17 +233,34 @@ def _removal_bound(model: Model) -> Callable[[State], int]:
     return lambda state: pyramid_moves(model, state, cache)
 
 
+Steps = list[tuple[StepMove, State]]
+
+
 def _tests(
     model: Model,
-) -> tuple[Callable[[State], bool], Callable[[State], list[tuple[StepMove, State]]]]:
-    """The dead test and the move generator of :class:`~pyramid_widget.solver_piles.PileCheck`
-    where it applies, else a test that says no and the model's own generator."""
+) -> tuple[
+    Callable[[State], bool], Callable[[State], Steps], Callable[[State, State], Steps] | None
+]:
+    """The dead test, the move generator and (one pass, a cell) the cell-move follow-ups of
+    :class:`~pyramid_widget.solver_piles.PileCheck` where it applies; else a test that says
+    no, the model's own generator and no follow-ups."""
     from pyramid_widget import solver_piles
 
     if solver_piles.applies(model):
         check = solver_piles.PileCheck(model)
-        return check.dead, check.expand
-    return _never, model.expand
+        one_pass = model.rules.passes == 1 and bool(model.rules.cells)
+        return check.dead, check.expand, check.cell_follow_ups if one_pass else None
+    return _never, model.expand, None
+
+
+def _fused(
+    step: tuple[StepMove, State], state: State, fuse: Callable[[State, State], Steps]
+) -> Steps:
+    """A cell move's follow-ups as two-move steps (test 10); any other step as it is."""
+    move, nxt = step
+    if move[0] == CELL and len(move) == 3:
+        return fuse(state, nxt)
+    return [step]
 
 
 def _never(state: State) -> bool:
@@ -252,6 +274,6 @@ def _line(
     step = parent[state]
     while step is not None:
         state, move = step
-        moves.append(move)
+        moves.extend(move[i : i + 3] for i in range(len(move) - 3, -1, -3))
         step = parent[state]
     return [model.to_move(m) for m in reversed(moves)]
