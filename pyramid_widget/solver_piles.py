@@ -3,8 +3,8 @@
 The generic generator (:mod:`pyramid_widget.solver_moves`) prunes with the static tables of
 :class:`~pyramid_widget.solver_model.Model`, which require nothing at all once a free cell is
 in play and know nothing of waste piles. :class:`PileCheck` adds tests that look at the
-whole position; :func:`pyramid_widget.solver_search.depth_first` and ``a_star`` skip every
-position it calls dead. Each test only drops positions from which no win exists, so
+whole position; :func:`pyramid_widget.solver_search.depth_first` and
+:func:`pyramid_widget.solver_astar.a_star` skip every position it calls dead. Each test only drops positions from which no win exists, so
 verdicts, lines and shortest lengths are unchanged (the tests cross-check with a plain
 search). The arguments:
 

@@ -1,9 +1,11 @@
-"""Searches over the compact encoding: depth-first with a transposition table (decision)
-and A* with an admissible bound (fewest moves).
+"""The decision search over the compact encoding: depth-first with a transposition table;
+and what the searches share: budgets, results and the removal bound of the A* searches
+(:mod:`pyramid_widget.solver_fewest` for one waste pile, :mod:`pyramid_widget.solver_astar`
+for the others).
 
-Both stop cleanly when a caller's node or time budget runs out and then report that the
-question is undecided; neither ever calls a position unwinnable without having looked at
-every position reachable from it (up to the sound prunings of
+The searches stop cleanly when a caller's node or time budget runs out and then report
+that the question is undecided; none ever calls a position unwinnable without having
+looked at every position reachable from it (up to the sound prunings of
 :mod:`pyramid_widget.solver_moves`).
 
 >>> from pyramid_widget.game import Game
@@ -16,7 +18,6 @@ every position reachable from it (up to the sound prunings of
 
 from __future__ import annotations
 
-import heapq
 import random
 import time
 from collections.abc import Callable
@@ -251,60 +252,3 @@ def lower_bound(model: Model, state: State) -> int:
     for r in range(1, 7):
         total += max((board & masks[r]).bit_count(), (board & masks[13 - r]).bit_count())
     return total
-
-
-def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
-    """Find a winning line with the fewest moves (every move counts one), or prove none.
-
-    A* with :func:`lower_bound` (admissible and consistent: one move lowers it by at most
-    one), ties broken towards deeper nodes. ``ceiling`` (the length of a known winning line)
-    lets the search drop nodes that cannot beat it.
-    """
-    root = model.root
-    if model.is_win(root):
-        return Result(True, [], 1)
-    if model.is_dead(root):
-        return Result(False, [], 1)
-    parent: dict[State, tuple[State, StepMove] | None] = {root: None}
-    depth = {root: 0}
-    counter = 0
-    heap = [(lower_bound(model, root), 0, counter, root)]
-    nodes = 0
-    limit = ceiling if ceiling is not None else 1 << 30
-    try:
-        while heap:
-            _, negg, _, state = heapq.heappop(heap)
-            g = -negg
-            if depth.get(state, g) < g:
-                continue
-            nodes += 1
-            if model.is_win(state):
-                return Result(True, _line(model, parent, state), nodes)
-            if not nodes % CHECK_EVERY:
-                budget.check(nodes)
-            for move, nxt in model.expand(state):
-                ng = g + 1
-                if depth.get(nxt, limit + 1) <= ng:
-                    continue
-                f = ng + lower_bound(model, nxt)
-                if f > limit:
-                    continue
-                depth[nxt] = ng
-                parent[nxt] = (state, move)
-                counter += 1
-                heapq.heappush(heap, (f, -ng, counter, nxt))
-    except OutOfBudget:
-        return Result(None, [], nodes)
-    return Result(False, [], nodes)
-
-
-def _line(
-    model: Model, parent: dict[State, tuple[State, StepMove] | None], state: State
-) -> list[Move]:
-    moves: list[StepMove] = []
-    step = parent[state]
-    while step is not None:
-        state, move = step
-        moves.append(move)
-        step = parent[state]
-    return [model.to_move(m) for m in reversed(moves)]
