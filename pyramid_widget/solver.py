@@ -61,8 +61,16 @@ Sound prunings, with the argument for each (the tests check them against a plain
    prefix of today's waste from the top, so for some depth the pyramid cards and that prefix
    must all be matched, class by class (:mod:`pyramid_widget.solver_dig`).
 9. **Several piles and the cell** have their own tests: burial per pile, a stuck cell, the
-   free stock with a cell, a forced order when all 52 must go
+   free stock with a cell, a forced order when all 52 must go, forced pairs, and a cell
+   move taken only with a next move that uses what it freed
    (:mod:`pyramid_widget.solver_piles`).
+10. **Shortest mode keeps a shortest line**: besides the rules above that never lengthen a
+    line (1, 7, the forced pairs and cell moves of 9), a King on the stock top is removed,
+    never drawn, where the stock top is available and there is no stall rule (drawing it
+    costs the same move and only covers the waste; :mod:`pyramid_widget.solver_fewest`).
+    Both A* searches re-open a position reached again more cheaply, so their bounds need
+    only be admissible (:mod:`pyramid_widget.solver_fewest`,
+    :mod:`pyramid_widget.solver_astar`).
 """
 
 from __future__ import annotations
