@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from operator import itemgetter
 
 from pyramid_widget.cards import rank
 from pyramid_widget.moves import Move
@@ -31,7 +32,14 @@ from pyramid_widget.solver_macro import (
     candidates,
     macro_line,
 )
-from pyramid_widget.solver_model import PYRAMID_ALL, Model, State, matched, starved_in
+from pyramid_widget.solver_model import (
+    PYRAMID_ALL,
+    Model,
+    State,
+    matched,
+    slots_of,
+    starved_in,
+)
 from pyramid_widget.solver_moves import dead_after
 from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
 
@@ -41,7 +49,9 @@ LOST = 1 << 20
 Key = tuple[int, int, int]
 Link = tuple[Key, int, int, int]
 """How a position was reached: the position before and the removal (a candidate)."""
-Info = tuple[int, list[int], list[tuple[int, int]], int]
+Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
+"""The requirements of :meth:`Tables.extra` (see :meth:`Tables.groups`)."""
+Info = tuple[int, list[int], Groups | None, int]
 """What :meth:`Tables.pyramid` keeps per pyramid mask."""
 
 
@@ -273,6 +283,8 @@ class Tables:
         """Whether the stock top pairs with the waste top (one move can then take a card of
         the stock and one of the waste)."""
         self.cache: dict[int, Info] = {}
+        self.stock_cache: dict[int, tuple[list[int], int, list[int]]] = {}
+        """:meth:`stock_walk` per pyramid and stock (one mask: their slots never overlap)."""
 
     def bound(self, board: int, lo: int, pno: int) -> int:
         """Removals still needed plus the extra moves (see :func:`extra_bound`)."""
@@ -291,16 +303,17 @@ class Tables:
         return info[0]
 
     def pyramid(self, pyr: int) -> Info:
-        """``(removals, base, wanted, lonely)`` for the pyramid mask ``pyr``: the removal
-        bound, the offset of each rank into :data:`EXCESS`, ``(rank, count)`` of the deck
-        cards that must be played with pyramid cards, at least, and the pyramid cards that
-        must go but meet no pyramid card that could partner them."""
+        """``(removals, base, groups, lonely)`` for the pyramid mask ``pyr``: the removal
+        bound, the offset of each rank into :data:`EXCESS`, the deck cards that must be
+        played with pyramid cards and the pyramid cards that must go but meet no pyramid
+        card that could partner them (see :meth:`groups`)."""
         masks, needs = self.masks, self.model.needs
         counts = [(pyr & m).bit_count() for m in masks]
         removals = counts[13]
         base = [0] * 14
         base[13] = counts[13] * 625  # Kings: no partner rank, no pairs
         wanted = []
+        deck = sum(masks[1:]) & ~PYRAMID_ALL
         for r in range(1, 7):
             m = 13 - r
             pairs = matched(pyr & masks[r], needs, pyr & masks[m])
@@ -308,58 +321,60 @@ class Tables:
             base[r] = ((counts[r] * 5 + counts[m]) * 5 + pairs) * 25
             base[m] = ((counts[m] * 5 + counts[r]) * 5 + pairs) * 25
             if counts[r] > pairs:
-                wanted.append((m, counts[r] - pairs))
+                wanted.append((counts[r] - pairs, masks[m] & deck))
             if counts[m] > pairs:
-                wanted.append((r, counts[m] - pairs))
+                wanted.append((counts[m] - pairs, masks[r] & deck))
         lonely = 0
         check = pyr & self.model.required
         while check:
             low = check & -check
             check ^= low
-            if not needs[low.bit_length() - 1] & pyr:
+            slot = low.bit_length() - 1
+            if not needs[slot] & pyr:
                 lonely |= low
-        return removals, base, wanted, lonely
+                wanted.append((1, needs[slot] & deck))
+        return removals, base, self.groups(wanted), lonely
+
+    @staticmethod
+    def groups(wanted: list[tuple[int, int]]) -> Groups | None:
+        """The tests of :meth:`extra` for the requirements ``(e, slots)``: the ``e``-th
+        cheapest deck card among ``slots`` must be played (``e = 1`` for a pyramid card
+        whose only partners are the deck cards ``slots``); each as ``(e, get)`` with ``get``
+        picking the costs of ``slots`` from :meth:`costs`' list. ``None`` when some
+        requirement can never be met (fewer than ``e`` such deck cards in the whole deck).
+        A requirement whose answer is never above another's is left out: the ``e``-th
+        cheapest of a set is at most the ``e'``-th cheapest of a subset for ``e' >= e``."""
+        kept: list[tuple[int, int]] = []
+        for e, slots in sorted(set(wanted), key=lambda w: (-w[0], w[1].bit_count())):
+            if slots.bit_count() < e:
+                return None
+            if not any(e2 >= e and not s2 & ~slots for e2, s2 in kept):
+                kept.append((e, slots))
+        out: Groups = []
+        for e, slots in kept:
+            picks = slots_of(slots)
+            if len(picks) == 1:
+                picks = [picks[0], picks[0]]  # a tuple from itemgetter, e = 1
+            out.append((e, itemgetter(*picks)))
+        return out
 
     def extra(self, board: int, lo: int, pno: int, info: Info) -> int:
         """See :func:`extra_bound`; ``info`` is :meth:`pyramid` of the board."""
-        needs = self.model.needs
-        # pyramid cards whose every partner that could meet them is a deck card (one with
-        # none left makes the position lost: its best partner below costs LOST)
-        alone = info[3]
-        drawn = 0 if self.top else self.drawn(board, lo, alone)
-        wanted = info[2]
-        if not alone and not wanted:
+        # the dearest card that must be played: the allowance's, and a partner of each
+        # pyramid card whose every partner that could meet it is a deck card (one with none
+        # left makes the position lost: its partners cost LOST)
+        drawn = 0 if self.top else self.drawn(board, lo, info[3])
+        groups = info[2]
+        if groups is None:
+            return LOST
+        if not groups:
             return drawn
         costs = self.costs(board, lo, pno, info[1])
         worst = drawn
-        if wanted:
-            masks = self.masks
-            deck = board & ~PYRAMID_ALL
-            for k, e in wanted:
-                mine = masks[k] & deck
-                if mine.bit_count() < e:
-                    return LOST
-                found = []
-                while mine:
-                    low = mine & -mine
-                    mine ^= low
-                    found.append(costs[low.bit_length() - 1])
-                c = min(found) if e == 1 else sorted(found)[e - 1]
-                if c > worst:
-                    worst = c
-        while alone:
-            low = alone & -alone
-            alone ^= low
-            mates = needs[low.bit_length() - 1] & board
-            best = LOST
-            while mates:
-                m = mates & -mates
-                mates ^= m
-                c = costs[m.bit_length() - 1]
-                if c < best:
-                    best = c
-            if best > worst:
-                worst = best
+        for e, get in groups:
+            c = min(get(costs)) if e == 1 else sorted(get(costs))[e - 1]
+            if c > worst:
+                worst = c
         return worst
 
     def drawn(self, board: int, lo: int, alone: int) -> int:
@@ -374,16 +389,15 @@ class Tables:
                 count += 1
         return count
 
-    def costs(self, board: int, lo: int, pno: int, base: list[int]) -> list[int]:
-        """For each deck card on the board, the fewest extra moves spent before it is
-        played with a pyramid card, counting its own (see :func:`extra_bound`); indexed by
-        slot, :data:`LOST` for slots not on the board. ``at[k]`` is the index into the
-        excess tables for rank ``k`` (:func:`_excess_tables`) with the cards passed so far."""
+    def stock_walk(self, stock: int, base: list[int]) -> tuple[list[int], int, list[int]]:
+        """The stock part of :meth:`costs` (it depends only on the pyramid and the stock,
+        so it is cached per pair): the costs of the stock cards in a list indexed by slot
+        (:data:`LOST` elsewhere), the moves spent passing the whole stock and the excess
+        table indices after it."""
         ranks = self.rank
         out = [LOST] * self.hi
         at = base[:]
         acc = 0
-        stock = board >> lo << lo
         if self.top:
             while stock:  # this pass: the stock from its top
                 low = stock & -stock
@@ -402,6 +416,21 @@ class Tables:
                 s = low.bit_length() - 1
                 out[s] = acc + 1 + OWN[base[ranks[s]]]
                 acc += 1
+        return out, acc, at
+
+    def costs(self, board: int, lo: int, pno: int, base: list[int]) -> list[int]:
+        """For each deck card on the board, the fewest extra moves spent before it is
+        played with a pyramid card, counting its own (see :func:`extra_bound`); indexed by
+        slot, :data:`LOST` for slots not on the board. ``at[k]`` is the index into the
+        excess tables for rank ``k`` (:func:`_excess_tables`) with the cards passed so far."""
+        ranks = self.rank
+        stock = board >> lo << lo
+        pyr_stock = board & PYRAMID_ALL | stock  # pyramid slots < 28 <= lo: no overlap
+        hit = self.stock_cache.get(pyr_stock)
+        if hit is None:
+            hit = self.stock_cache[pyr_stock] = self.stock_walk(stock, base)
+        first, acc, after = hit
+        out = first[:]
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
         if waste and (self.passes is None or pno < self.passes):
             acc += 1  # the redeal
@@ -409,6 +438,7 @@ class Tables:
             rest = waste
             shared = board >> lo << lo if self.shared else 0
             partners = self.model.partners
+            at = after[:]
             while rest:  # the next pass, up to where this one began
                 low = rest & -rest
                 rest ^= low
