@@ -1,23 +1,22 @@
-"""Decision mode and shortest mode agree (issue 3), on random numbered deals per preset.
+"""Decision mode and shortest mode agree (issue 3), on 200 random numbered deals per preset
+(100 under ``cheops``).
 
-For each preset, deal numbers drawn from a seeded ``random.Random``: the decision search
-(:func:`pyramid_widget.solver.solve`) and the shortest-mode search run on its own (the A*
-of :mod:`pyramid_widget.solver_fewest` for one waste pile, else
-:func:`pyramid_widget.solver_search.a_star`, without the decision search's free-stock test
-in front) must not disagree; when winnable, both lines must replay through the engine to a
-win and the shortest line must be no longer than the decision line.
+For each preset, deal numbers drawn from a seeded ``random.Random``. On every deal the
+decision search (:func:`pyramid_widget.solver.solve`) and the shortest-mode search run *on
+its own* must not disagree: the A* of :mod:`pyramid_widget.solver_fewest` for one waste pile,
+else :func:`pyramid_widget.solver_astar.a_star`, from the deal itself, without the decision
+search's free-stock relaxation in front. When both say winnable, both lines must replay
+through the engine to a win and the shortest line must be no longer than the decision line.
 
-Cost. Alone, the A* must exhaust an unwinnable deal without the relaxations that make the
-decision fast (some relaxed deals take 40 s, cheops and egypt deals often minutes), so each
-A* run gets a node budget, and on a winnable deal the decision line's length as its
-ceiling (the A* must still find a line of its own, within it). A run that spends its
-budget proves nothing either way; the test requires that no deal disagrees and that some
-deal of every chunk is confirmed (most are, except on medium, apophis, cheops and egypt,
-where about half are; egypt's A* confirms none within the budget yet, so egypt only checks
-that nothing disagrees). The budget is a node count, so the outcome does not
-depend on the machine. Counts per preset keep the file at a few minutes of CPU over two
-xdist workers (chunks of five deals, so the workers share them). Marked ``slow``;
-``make test`` runs it.
+Cost. The A* proves a deal unwinnable only by exhausting it, and proves a line shortest only
+by ruling out every shorter one, so each A* run gets a node budget (:data:`NODES`), and on a
+winnable deal the decision line's length as its ceiling (it must still find a line of its
+own within it); the decision search gets a budget too (:data:`DECISION_NODES`). A run
+that spends its budget proves nothing either way: the test requires
+that no deal disagrees, and that at least :data:`CONFIRMED` deals of each chunk of
+:data:`CHUNK` are settled by both modes. The budget is a node count, so which deals are
+settled does not depend on the machine. Marked ``slow``; ``make test`` runs it (chunks of
+ten deals, so the two xdist workers share the presets).
 """
 
 from __future__ import annotations
@@ -28,25 +27,46 @@ import pytest
 
 from pyramid_widget import Game
 from pyramid_widget.solver import solve
+from pyramid_widget.solver_astar import a_star
 from pyramid_widget.solver_fewest import macro_a_star
 from pyramid_widget.solver_model import Model
-from pyramid_widget.solver_search import Budget, a_star
+from pyramid_widget.solver_search import Budget
 
 COUNTS = {
-    "easy": 10,
-    "medium": 10,
-    "hard": 40,
-    "relaxed": 15,
-    "apophis": 10,
-    "cheops": 5,
-    "egypt": 5,
+    "easy": 200,
+    "medium": 200,
+    "hard": 200,
+    "relaxed": 200,
+    "apophis": 200,
+    "cheops": 100,
+    "egypt": 200,
 }
-"""Deals per preset (see the module docstring)."""
+"""Deals per preset (``cheops`` fewer: its shortest-mode bound is the weakest, so most of
+its runs spend the whole budget)."""
 
-NODES = 40_000
+NODES = 20_000
 """Node budget of each shortest-mode run."""
 
-CHUNK = 5
+DECISION_NODES = 200_000
+"""Node budget of each decision run: deals 0-199 of every preset need at most 45,000 (see
+the README), but random deals far from those can need more (one ``cheops`` deal here did
+not finish in 250,000)."""
+
+CHUNK = 10
+CONFIRMED = {
+    "easy": 3,
+    "medium": 1,
+    "hard": 5,
+    "relaxed": 5,
+    "apophis": 5,
+    "cheops": 1,
+    "egypt": 1,
+}
+"""Deals of each chunk of ten that both modes must settle, per preset: a little under the
+fewest any chunk settles today (in all, about 175 of 200 for ``hard``, ``relaxed`` and
+``apophis``, 100-120 for ``easy``, ``medium`` and ``egypt``, about 30 of 100 for
+``cheops``), so a search that gets much weaker fails the test."""
+
 SEED = 20261129
 
 
@@ -75,21 +95,21 @@ CASES = [(preset, first) for preset, count in COUNTS.items() for first in range(
 @pytest.mark.slow
 @pytest.mark.parametrize(("preset", "first"), CASES)
 def test_decision_and_shortest_agree(preset: str, first: int) -> None:
-    numbers = _deals(preset)[first : first + CHUNK]
     confirmed = 0
-    for number in numbers:
+    for number in _deals(preset)[first : first + CHUNK]:
         game = Game(preset, deal=number)
-        decision = solve(game)
-        assert decision.winnable is not None, (preset, number)
+        decision = solve(game, max_nodes=DECISION_NODES)
+        if decision.winnable is None:
+            continue  # not decided within the budget: nothing to compare
         moves = [str(m) for m in decision.moves]
+        if decision.winnable:
+            assert _wins(game, moves), (preset, number)
         found, line = _shortest_alone(game, len(moves) if decision.winnable else None)
         if found is None:
             continue  # budget spent: no verdict to compare
         confirmed += 1
         assert decision.winnable is found, (preset, number)
         if found:
-            assert _wins(game, moves) and _wins(game, line), (preset, number)
+            assert _wins(game, line), (preset, number)
             assert len(line) <= len(moves), (preset, number)
-    # at least one deal of the chunk confirmed; egypt's A* (solver_search.a_star, being
-    # reworked) does not finish its deals within the budget yet
-    assert confirmed or preset == "egypt", (preset, first)
+    assert confirmed >= CONFIRMED[preset], (preset, first, confirmed)
