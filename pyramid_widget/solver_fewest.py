@@ -81,7 +81,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     passes = model.rules.passes if model.rules.passes is not None else 1 << 30
     fl = 1 if model.rules.stall_rule else 0
     limit = ceiling if ceiling is not None else LOST - 1
-    bound, cheap = _bound_functions(model)
+    bound, cheap, known = _bound_functions(model)
     rkey: Key = (root[0], root[1], root[4])
     cost: dict[Key, int] = {rkey: 0}
     parent: dict[Key, Link | None] = {rkey: None}
@@ -90,7 +90,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
         return Result(False, [], 1)
     heap = [(h0, 0, rkey, h0)]
     dominated = _Dominance(model).dominated
-    dead = _dead_test(model)
+    dead, dead_cache = _dead_test(model)
+    classes = model.class_masks
     sw = model.sw
     stop_kings = sw.forced & ~PYRAMID_ALL if sw.stock_top and not sw.stall else 0
     seen: dict[int, list[tuple[int, int, int]]] = {}
@@ -147,8 +148,13 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 if nboard in seen and dominated(seen[nboard], nboard, nlo, npno, ng):
                     continue
                 # pathmax: h - step is admissible for the child since h is for the parent
-                nf = ng + max(cheap(nboard), h - step)
-                if nf > limit or dead(nboard, bits):
+                info = known.get(nboard & PYRAMID_ALL)
+                nf = info[0] if info is not None else cheap(nboard)
+                nf = ng + (nf if nf > h - step else h - step)
+                if nf > limit:
+                    continue
+                hit = dead_cache.get(nboard & classes[(bits & -bits).bit_length() - 1])
+                if hit or (hit is None and dead(nboard, bits)):
                     continue
                 if npno >= passes and buried(model, nboard, nlo):
                     continue
@@ -161,16 +167,18 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     return Result(False, [], nodes)
 
 
-def _dead_test(model: Model) -> Callable[[int, int], bool]:
+def _dead_test(model: Model) -> tuple[Callable[[int, int], bool], dict[int, bool]]:
     """``dead(board, bits)``: whether the position left after removing ``bits`` is a dead end
     (:func:`~pyramid_widget.solver_moves.dead_after`). Under sum-13 pairing the answer
     depends only on the cards left of the removed cards' rank class {r, 13 - r} (partners
     and needs stay inside the class), so it is cached per class remainder; and every card
     of the class that must go is checked, not only those the removal touched (a card with
-    no partner left it could meet makes any position lost)."""
-    if model.rules.pairing != "sum13":
-        return lambda board, bits: dead_after(model, board, bits)
+    no partner left it could meet makes any position lost). Also returned: that cache,
+    ``board & class_masks[lowest slot of bits]`` to the answer (the hot loop looks there
+    first; empty under other pairings)."""
     cache: dict[int, bool] = {}
+    if model.rules.pairing != "sum13":
+        return lambda board, bits: dead_after(model, board, bits), cache
     classes, needs, required, cards = model.class_masks, model.needs, model.required, model.cards
 
     def dead(board: int, bits: int) -> bool:
@@ -185,7 +193,7 @@ def _dead_test(model: Model) -> Callable[[int, int], bool]:
             cache[left] = hit
         return hit
 
-    return dead
+    return dead, cache
 
 
 def _king_barriers(kings: int, lo: int, hi: int) -> tuple[int, int]:
@@ -252,12 +260,15 @@ class _Dominance:
         return False
 
 
-def _bound_functions(model: Model) -> tuple[Callable[[int, int, int], int], Callable[[int], int]]:
-    """``bound(board, lo, pno)``: removals still needed plus :func:`extra_bound`; and
-    ``cheap(board)``: a quicker admissible bound (removals only)."""
+def _bound_functions(
+    model: Model,
+) -> tuple[Callable[[int, int, int], int], Callable[[int], int], dict[int, Info]]:
+    """``bound(board, lo, pno)``: removals still needed plus :func:`extra_bound`;
+    ``cheap(board)``: a quicker admissible bound (removals only); and the per-pyramid cache
+    whose entries start with ``cheap``'s answer (looked up inline in the hot loop)."""
     if model.rules.pairing == "sum13" and model.rules.win == "pyramid":
         tables = Tables(model)
-        return tables.bound, tables.removals
+        return tables.bound, tables.removals, tables.cache
 
     def plain(board: int, lo: int, pno: int) -> int:
         state = (board, lo, 0, 0, pno, 0)
@@ -266,7 +277,7 @@ def _bound_functions(model: Model) -> tuple[Callable[[int, int, int], int], Call
     def cheap(board: int) -> int:
         return lower_bound(model, (board, 0, 0, 0, 0, 0))
 
-    return plain, cheap
+    return plain, cheap, {}
 
 
 class Tables:
