@@ -14,6 +14,7 @@ import pytest
 from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.solver_fewest import (
     LOST,
+    Tables,
     _bound_functions,
     _Dominance,
     _king_barriers,
@@ -52,6 +53,18 @@ def _extra(game: Game) -> int:
 
 
 # -- the bound on hand-built positions --------------------------------------------------
+
+
+def test_requirement_groups_drop_the_ones_never_dearer() -> None:
+    # the 1st cheapest of {29, 30, 31} is never above the 2nd cheapest of {29, 30}, nor
+    # the 1st cheapest of {29, 30}: only (2, {29, 30}) and the disjoint (1, {40}) are kept
+    costs = [LOST] * 29 + [5, 3, 1] + [LOST] * 8 + [7]
+    wanted = [(1, 0b111 << 29), (2, 0b11 << 29), (1, 0b11 << 29), (1, 1 << 40), (1, 1 << 40)]
+    groups = Tables.groups(wanted)
+    assert groups is not None
+    assert sorted((e, sorted(get(costs))) for e, get in groups) == [(1, [7, 7]), (2, [3, 5])]
+    assert Tables.groups([(2, 1 << 40)]) is None  # two partners wanted, one in the deck
+    assert Tables.groups([(1, 0)]) is None  # a pyramid card with no deck partner at all
 
 
 def test_stock_walk_counts_every_card_before_the_partner() -> None:
