@@ -15,7 +15,14 @@ from collections.abc import Callable
 
 from pyramid_widget.moves import Move
 from pyramid_widget.solver_model import CELL, PYRAMID_ALL, RELATED, Model, State, matched
-from pyramid_widget.solver_search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
+from pyramid_widget.solver_search import (
+    CHECK_EVERY,
+    Budget,
+    OutOfBudget,
+    Result,
+    _never,
+    lower_bound,
+)
 
 StepMove = tuple[int, ...]
 
@@ -261,10 +268,6 @@ def _fused(
     if move[0] == CELL and len(move) == 3:
         return fuse(state, nxt)
     return [step]
-
-
-def _never(state: State) -> bool:
-    return False
 
 
 def _line(
