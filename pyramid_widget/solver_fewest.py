@@ -433,7 +433,13 @@ class Tables:
         """For each deck card on the board, the fewest extra moves spent before it is
         played with a pyramid card, counting its own (see :func:`extra_bound`); indexed by
         slot, :data:`LOST` for slots not on the board. ``at[k]`` is the index into the
-        excess tables for rank ``k`` (:func:`_excess_tables`) with the cards passed so far."""
+        excess tables for rank ``k`` (:func:`_excess_tables`) with the cards passed so far.
+
+        A waste card is priced both ways, from the top of the waste and after a redeal; the
+        walk after the redeal (bottom up) stops where it can no longer win: both walks only
+        add (:data:`STEP` is 0 or 1, :data:`OWN` too), so once its total so far is above the
+        top-down walk's total before this card, every card from here up is cheaper from the
+        top."""
         ranks = self.rank
         stock = board >> lo << lo
         pyr_stock = board & PYRAMID_ALL | stock  # pyramid slots < 28 <= lo: no overlap
@@ -443,37 +449,43 @@ class Tables:
         first, acc, after = hit
         out = first[:]
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
-        if waste and (self.passes is None or pno < self.passes):
-            acc += 1  # the redeal
-            own = 0 if self.top else 1  # the card's own draw
-            rest = waste
-            shared = board >> lo << lo if self.shared else 0
-            partners = self.model.partners
-            at = after[:]
-            while rest:  # the next pass, up to where this one began
-                low = rest & -rest
-                rest ^= low
-                s = low.bit_length() - 1
-                k = ranks[s]
-                i = at[k]
-                out[s] = acc + own + OWN[i]
-                if not partners[s] & shared:  # else it may go with a stock card at once
-                    acc += STEP[i]
-                    at[k] = i + 5
-                    at[13 - k] += 1
+        if not waste:
+            return out
         at = base[:]
-        acc = 0
-        while waste:  # the waste from its top, each card above removed first
-            s = waste.bit_length() - 1
-            waste ^= 1 << s
+        before = {}  # the top-down walk's total before each waste card
+        total = 0
+        rest = waste
+        while rest:  # the waste from its top, each card above removed first
+            s = rest.bit_length() - 1
+            rest ^= 1 << s
             k = ranks[s]
             i = at[k]
-            here = acc + OWN[i]
-            if here < out[s]:
-                out[s] = here
-            acc += STEP[i]
+            before[s] = total
+            out[s] = total + OWN[i]
+            total += STEP[i]
             at[k] = i + 5
             at[13 - k] += 1
+        if self.passes is not None and pno >= self.passes:
+            return out
+        acc += 0 if self.top else 1  # the redeal, and the card's own draw without stock top
+        shared = stock if self.shared else 0
+        partners = self.model.partners
+        at = after[:]
+        while waste:  # the next pass (after the redeal), up to where this one began
+            low = waste & -waste
+            waste ^= low
+            s = low.bit_length() - 1
+            if acc >= before[s]:  # acc + 1 (the redeal) > the top-down total: stop here
+                break
+            k = ranks[s]
+            i = at[k]
+            here = acc + 1 + OWN[i]
+            if here < out[s]:
+                out[s] = here
+            if not partners[s] & shared:  # else it may go with a stock card at once
+                acc += STEP[i]
+                at[k] = i + 5
+                at[13 - k] += 1
         return out
 
 
