@@ -26,7 +26,6 @@ from pyramid_widget.moves import Move
 from pyramid_widget.solver_macro import (
     Candidate,
     MacroMove,
-    _count,
     _macro_move,
     buried,
     candidates,
@@ -145,7 +144,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 ng = g + step
                 if cost.get(nkey, limit + 1) <= ng:
                     continue
-                if nboard in seen and dominated(seen[nboard], nboard, nlo, npno, ng):
+                entries = seen.get(nboard)
+                if entries is not None and dominated(entries, nboard, nlo, npno, ng):
                     continue
                 # pathmax: h - step is admissible for the child since h is for the parent
                 info = known.get(nboard & PYRAMID_ALL)
@@ -159,7 +159,10 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 if npno >= passes and buried(model, nboard, nlo):
                     continue
                 cost[nkey] = ng
-                seen.setdefault(nboard, []).append((npno, nlo, ng))
+                if entries is None:
+                    seen[nboard] = [(npno, nlo, ng)]
+                else:
+                    entries.append((npno, nlo, ng))
                 parent[nkey] = (key, bits, at, crossed)
                 heapq.heappush(heap, (nf, -ng, nkey, -1))
     except OutOfBudget:
@@ -239,22 +242,21 @@ class _Dominance:
     """
 
     def __init__(self, model: Model) -> None:
-        self.hi, self.start = model.deck_hi, model.deck_lo
         self.cross = model.rules.passes is not None and not model.rules.stall_rule
 
     def dominated(
         self, entries: list[tuple[int, int, int]], board: int, lo: int, pno: int, g: int
     ) -> bool:
         """Whether an entry ``(pass, stock index, cost)`` for ``board`` dominates."""
-        deck = board & ~PYRAMID_ALL
+        deck = board & ~PYRAMID_ALL  # (the deck has no slots below start or from hi on)
         for p, at, cost in entries:
-            if p == pno:
-                if at <= lo and cost + _count(deck, at, lo) <= g:
+            if p == pno:  # the draws from at to lo
+                if at <= lo and cost + (deck >> at & ((1 << (lo - at)) - 1)).bit_count() <= g:
                     return True
             elif (
-                p == pno - 1
+                p == pno - 1  # the draws to the end, the redeal and the draws up to lo
                 and self.cross
-                and cost + _count(deck, at, self.hi) + 1 + _count(deck, self.start, lo) <= g
+                and cost + (deck >> at).bit_count() + 1 + (deck & ((1 << lo) - 1)).bit_count() <= g
             ):
                 return True
         return False
@@ -294,6 +296,8 @@ class Tables:
         """Whether the stock top pairs with the waste top (one move can then take a card of
         the stock and one of the waste)."""
         self.cache: dict[int, Info] = {}
+        self.before = [0] * self.hi
+        """Scratch for :meth:`costs` (each call writes the slots it reads)."""
         self.stock_cache: dict[int, tuple[list[int], int, list[int]]] = {}
         """:meth:`stock_walk` per pyramid and stock (one mask: their slots never overlap)."""
 
@@ -452,7 +456,7 @@ class Tables:
         if not waste:
             return out
         at = base[:]
-        before = {}  # the top-down walk's total before each waste card
+        before = self.before  # the top-down walk's total before each waste card
         total = 0
         rest = waste
         while rest:  # the waste from its top, each card above removed first
