@@ -81,11 +81,7 @@ def candidates(model: Model, state: State) -> list[Candidate]:
     while lone:
         here.append((lone & -lone, lo, 0))
         lone &= lone - 1
-    # Removals that need drawing go straight into three lists as they are found: at this
-    # stop, later in this pass, in the next pass (only the last two need sorting by stop).
-    at_lo: list[Candidate] = []
-    later: list[Candidate] = []
-    crossed: list[Candidate] = []
+    found: list[tuple[int, int]] = []  # removals with a deck card: (cards, stop)
     barrier, must = hi + 1, 0  # the first stop where a removal that must come is possible
     ahead = above & sw.forced_out
     if ahead:
@@ -122,24 +118,13 @@ def candidates(model: Model, state: State) -> list[Candidate]:
             slot1 = mlow.bit_length()  # its slot + 1
             if pw:  # as the waste top: at the next deck card left (_normalise, inlined)
                 after_it = board >> slot1
-                at = slot1 + (after_it & -after_it).bit_length() - 1 if after_it else hi
-                if at > lo:
-                    later.append((bits, at, 0))
-                elif at == lo:
-                    at_lo.append((bits, at, 0))
-                else:
-                    crossed.append((bits, at, 1))
+                found.append(
+                    (bits, slot1 + (after_it & -after_it).bit_length() - 1 if after_it else hi)
+                )
             if ps:  # as the stock top: at its own slot
-                at = slot1 - 1
-                if at > lo:
-                    later.append((bits, at, 0))
-                elif at == lo:
-                    at_lo.append((bits, at, 0))
-                else:
-                    crossed.append((bits, at, 1))
+                found.append((bits, slot1 - 1))
     # Deck cards alone: Kings (as the waste top or the stock top) and, where the stock top
     # pairs with the waste top, a card with the next deck card left.
-    alone: list[tuple[int, int]] = []
     if sw.sw:
         # Walk every deck card in order: the next one left after ``low`` is ``nxt`` (in the
         # last pass too: no waste card lies between the waste top and the stock), so no
@@ -156,11 +141,11 @@ def candidates(model: Model, state: State) -> list[Candidate]:
             deck_after = sdeck & -(low << 1)
             nxt = deck_after & -deck_after
             if low & skings:
-                alone.append((low << base, nxt.bit_length() + low_slot if nxt else hi))
+                found.append((low << base, nxt.bit_length() + low_slot if nxt else hi))
                 if stock_top:
-                    alone.append((low << base, low.bit_length() + low_slot))
+                    found.append((low << base, low.bit_length() + low_slot))
             elif partners[low.bit_length() + low_slot] >> base & nxt:
-                alone.append(((low | nxt) << base, nxt.bit_length() + low_slot))
+                found.append(((low | nxt) << base, nxt.bit_length() + low_slot))
             low = nxt
     else:
         rest = deck & kings
@@ -168,10 +153,15 @@ def candidates(model: Model, state: State) -> list[Candidate]:
             low = rest & -rest
             rest ^= low
             after_it = board & -(low << 1)  # the board cards after ``low`` (deck cards)
-            alone.append((low, (after_it & -after_it).bit_length() - 1 if after_it else hi))
+            found.append((low, (after_it & -after_it).bit_length() - 1 if after_it else hi))
             if stock_top:
-                alone.append((low, low.bit_length() - 1))
-    for bits, at in alone:
+                found.append((low, low.bit_length() - 1))
+    # Sorted into three lists: at this stop, later in this pass, in the next pass (only the
+    # last two need sorting by stop).
+    at_lo: list[Candidate] = []
+    later: list[Candidate] = []
+    crossed: list[Candidate] = []
+    for bits, at in found:
         if at > lo:
             later.append((bits, at, 0))
         elif at == lo:
