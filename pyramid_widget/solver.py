@@ -86,7 +86,7 @@ from pyramid_widget.position import Status
 from pyramid_widget.rules import RuleSet
 from pyramid_widget.solver_astar import a_star
 from pyramid_widget.solver_model import Model
-from pyramid_widget.solver_search import Budget, Result, depth_first
+from pyramid_widget.solver_search import Budget, Result, collector_paused, depth_first
 
 
 class Verdict(str, enum.Enum):
@@ -154,14 +154,15 @@ def solve(
         return Solution(Verdict.UNWINNABLE, [], 0, time.perf_counter() - started, shortest)
     model = Model.from_game(game)
     budget = Budget(max_nodes, max_seconds, started)
-    result = _decide(model, budget)
-    nodes = result.nodes
-    if shortest and result.found:
-        remaining = None if max_nodes is None else max(0, max_nodes - nodes)
-        budget = Budget(remaining, max_seconds, started)
-        best = _fewest(model.for_shortest(), budget, len(result.line))
-        nodes += best.nodes
-        result = best if best.found else Result(None, [], nodes)
+    with collector_paused():
+        result = _decide(model, budget)
+        nodes = result.nodes
+        if shortest and result.found:
+            remaining = None if max_nodes is None else max(0, max_nodes - nodes)
+            budget = Budget(remaining, max_seconds, started)
+            best = _fewest(model.for_shortest(), budget, len(result.line))
+            nodes += best.nodes
+            result = best if best.found else Result(None, [], nodes)
     seconds = time.perf_counter() - started
     verdict = {True: Verdict.WINNABLE, False: Verdict.UNWINNABLE, None: Verdict.UNKNOWN}
     return Solution(

