@@ -397,32 +397,37 @@ def matched(want: int, needs: list[int], alive: int, *, give_up: bool = False) -
     1
     """
     owner: dict[int, int] = {}
-
-    def place(q: int, tried: int) -> int:
-        options = needs[q] & alive & ~tried
-        while options:
-            low = options & -options
-            options ^= low
-            tried |= low
-            holder = owner.get(low)
-            if holder is None:
-                owner[low] = q
-                return tried
-            again = place(holder, tried)
-            if again >= 0:
-                owner[low] = q
-                return again
-        return -1
-
     count = 0
     while want:
         low = want & -want
         want ^= low
-        if place(low.bit_length() - 1, 0) >= 0:
+        if _place(low.bit_length() - 1, 0, needs, alive, owner) >= 0:
             count += 1
         elif give_up:
             break
     return count
+
+
+def _place(q: int, tried: int, needs: list[int], alive: int, owner: dict[int, int]) -> int:
+    """One augmenting-path step of :func:`matched`: give slot ``q`` a partner not in
+    ``tried``, moving earlier owners on as needed; the partners tried, or -1 if none.
+    (A function of its own, not a closure: a recursive closure is a reference cycle, left
+    for the garbage collector, which :func:`pyramid_widget.solver_search.collector_paused`
+    holds off during a search.)"""
+    options = needs[q] & alive & ~tried
+    while options:
+        low = options & -options
+        options ^= low
+        tried |= low
+        holder = owner.get(low)
+        if holder is None:
+            owner[low] = q
+            return tried
+        again = _place(holder, tried, needs, alive, owner)
+        if again >= 0:
+            owner[low] = q
+            return again
+    return -1
 
 
 def _normalise(board: int, lo: int, hi: int) -> int:

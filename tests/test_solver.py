@@ -308,3 +308,19 @@ def test_overlapping_pauses_in_threads_share_one() -> None:
         t.join(10)
     assert states == {"after A ended": False}
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize(
+    "rules", ["easy", "medium", "hard", "relaxed", "apophis", "cheops", "egypt"]
+)
+def test_a_search_leaves_no_cyclic_garbage(rules: str) -> None:
+    # the collector is paused during a search, so a search must not make reference cycles:
+    # they would pile up until the pause ended (a recursive closure in the matching did)
+    gc.collect()
+    gc.disable()
+    try:
+        for deal in range(3):
+            solve(Game(rules, deal=deal), shortest=True, max_nodes=3_000)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
