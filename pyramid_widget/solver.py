@@ -132,6 +132,8 @@ def solve(
     ``shortest`` asks for a line with the fewest moves; ``max_nodes`` / ``max_seconds`` bound
     the search (the verdict is then ``unknown`` if it was not finished). Raises
     ``TypeError`` when ``game`` is not a Game and ``ValueError`` for negative limits.
+    Python's cyclic garbage collector is paused while it searches and turned back on after
+    (:func:`~pyramid_widget.solver_search.collector_paused`).
 
     >>> from pyramid_widget.game import Game
     >>> g = Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["4D"])
