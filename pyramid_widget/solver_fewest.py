@@ -471,7 +471,8 @@ class Tables:
             at[13 - k] += 1
         if self.passes is not None and pno >= self.passes:
             return out
-        acc += 0 if self.top else 1  # the redeal, and the card's own draw without stock top
+        if not self.top:
+            acc += 1  # each card's own draw (the redeal's move is the 1 added in ``here``)
         shared = stock if self.shared else 0
         partners = self.model.partners
         at = after[:]
