@@ -29,8 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pyramid_widget.experiments import deal_for, run_experiment
-from pyramid_widget.strategies import play_game
+from pyramid_widget.lab.experiments import deal_for, run_experiment
+from pyramid_widget.lab.strategies import play_game
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 

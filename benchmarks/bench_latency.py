@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from browser_support import (
+from tests.support.browser import (
     ARTIFACTS,
     REPO,
     SHORT_DEAL,

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from pyramid_widget import Game
-from pyramid_widget.records import Records
+from pyramid_widget.records.store import Records
 
 
 def finished_games(count: int) -> list[Game]:

@@ -10,7 +10,9 @@ Move.parse('draw')
 
 from __future__ import annotations
 
-from pyramid_widget.cards import (
+from typing import TYPE_CHECKING, Any
+
+from pyramid_widget.engine.cards import (
     RANKS,
     SUITS,
     Card,
@@ -20,7 +22,11 @@ from pyramid_widget.cards import (
     rank,
     suit,
 )
-from pyramid_widget.deals import deal_from_number, format_deal, parse_deal
+from pyramid_widget.engine.deals import deal_from_number, format_deal, parse_deal
+from pyramid_widget.engine.game import Game, LegalMoves
+from pyramid_widget.engine.moves import Move, MoveKind
+from pyramid_widget.engine.position import Location, Status, Zone
+from pyramid_widget.engine.rules import PRESETS, RuleSet, Scoring, get_rules
 from pyramid_widget.errors import (
     IllegalMoveError,
     InvalidCardError,
@@ -29,30 +35,41 @@ from pyramid_widget.errors import (
     InvalidRulesError,
     PyramidError,
 )
-from pyramid_widget.game import Game, LegalMoves
-from pyramid_widget.moves import Move, MoveKind
-from pyramid_widget.position import Location, Status, Zone
-from pyramid_widget.rules import PRESETS, RuleSet, Scoring, get_rules
 
 __version__ = "0.1.0"
 
+if TYPE_CHECKING:  # the real types for type checkers; at run time they load on first use
+    from pyramid_widget.lab.experiments import run_experiment
+    from pyramid_widget.lessons.widget import LessonWidget
+    from pyramid_widget.records.store import Records
+    from pyramid_widget.solver import solve
+    from pyramid_widget.widget import PyramidWidget
+
+#: Names that pull in a heavier room (ipywidgets, the solver, SQLite, the lab) on first use,
+#: so ``from pyramid_widget import Game`` needs only the standard library.
 _LAZY = {
     "PyramidWidget": "pyramid_widget.widget",
-    "LessonWidget": "pyramid_widget.lesson_widget",
+    "LessonWidget": "pyramid_widget.lessons.widget",
     "solve": "pyramid_widget.solver",
-    "Records": "pyramid_widget.records",
-    "run_experiment": "pyramid_widget.experiments",
+    "Records": "pyramid_widget.records.store",
+    "run_experiment": "pyramid_widget.lab.experiments",
 }
 
 
-def __getattr__(name: str) -> object:
-    """Import the widget, solver, records and experiments only when first asked for, so the
-    engine stays free of widget (and other heavy) imports."""
+def __getattr__(name: str) -> Any:
+    """Import the widget, lessons, solver, records and lab only when first asked for."""
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'pyramid_widget' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names, the lazy ones included (for tab completion)."""
+    return sorted(__all__)
 
 
 __all__ = [

@@ -1,5 +1,16 @@
-"""Errors raised by the engine. Every one is a ``ValueError`` and says what was asked and why
-it cannot be done, so a notebook user or a player can read it."""
+"""Every error the package raises on bad input, in one place.
+
+Each one derives from :class:`PyramidError`, itself a ``ValueError``, and says in one sentence
+what was asked and why it cannot be done, so a player, a learner or a notebook user can read
+it. Catch ``PyramidError`` to catch them all:
+
+>>> from pyramid_widget import Game, PyramidError
+>>> try:
+...     Game("medium", deal=7).play("5C+8D")
+... except PyramidError as error:
+...     print(error)
+cannot play '5C+8D': 5C is covered by 2C and TC
+"""
 
 from __future__ import annotations
 
@@ -7,7 +18,10 @@ from typing import Any
 
 
 class PyramidError(ValueError):
-    """Base class of every error the engine raises on bad input."""
+    """The root of every error the package raises on bad input."""
+
+
+# -- the engine --------------------------------------------------------------------------------
 
 
 class InvalidCardError(PyramidError):
@@ -37,3 +51,41 @@ class IllegalMoveError(PyramidError):
         self.move = move
         self.reason = reason
         super().__init__(f"cannot play {str(move)!r}: {reason}")
+
+
+class GameFileError(PyramidError):
+    """A saved game that cannot be read or does not replay."""
+
+
+# -- the solver inside the game ----------------------------------------------------------------
+
+
+class NoWinnableDealError(PyramidError):
+    """``winnable_deal`` found no deal it could prove winnable within its bound."""
+
+
+class UndecidedError(PyramidError):
+    """The solver could not decide the position within its time or node budget."""
+
+
+# -- the lab, the records, the widget, the lessons ---------------------------------------------
+
+
+class StrategyError(PyramidError):
+    """A strategy returned something that is not a legal move."""
+
+
+class RecordsError(PyramidError):
+    """Bad input to the records store (an unknown result, an empty name, an unreadable save)."""
+
+
+class UnknownSavedGameError(RecordsError, KeyError):
+    """No saved game has that name; the message lists the names there are."""
+
+
+class IntentError(PyramidError):
+    """A message from the page that cannot be acted on (bad kind, field, card or rate)."""
+
+
+class LessonError(PyramidError):
+    """A lesson or step that cannot be taught as written (the message says what is wrong)."""

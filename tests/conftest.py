@@ -1,5 +1,5 @@
 """Shared fixtures: a private records directory for every test run, and Chromium fixtures for
-the browser tests (see ``tests/browser_support.py``)."""
+the browser tests (see ``tests/support/browser.py``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,7 @@ from typing import Any
 
 import pytest
 
-try:  # tests/ is on sys.path when it is not a package (pytest's default "prepend" mode)
-    from browser_support import StaticServer, launch_chromium
-except ImportError:  # pragma: no cover - tests/ became a package
-    from tests.browser_support import StaticServer, launch_chromium
+from tests.support.browser import StaticServer, launch_chromium
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,4 +1,4 @@
-// A small stand-in for an anywidget model, for rendering js/widget.js outside Jupyter.
+// A small stand-in for an anywidget model, for rendering pyramid_widget/widget/static/widget.js outside Jupyter.
 // `send` records each intent and, when the test bridged a real Python widget with
 // page.expose_function("pyramidSend", ...), forwards it and applies the returned traits.
 

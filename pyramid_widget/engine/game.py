@@ -1,0 +1,533 @@
+"""The game: a position, the rules, legal moves, undo/redo, status, clock and score.
+
+>>> game = Game("medium", deal=7)
+>>> game.status, game.passes_left, game.stock[0] == game.deal[28]
+(<Status.PLAYING: 'playing'>, 2, True)
+>>> game.play("draw")
+Move.parse('draw')
+>>> game.undo()
+Move.parse('draw')
+>>> game.play("5C+8D")
+Traceback (most recent call last):
+...
+pyramid_widget.errors.IllegalMoveError: cannot play '5C+8D': 5C is covered by 2C and TC
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pyramid_widget.engine import legality as _explain
+from pyramid_widget.engine.cards import Card, parse_card
+from pyramid_widget.engine.clock import Clock, TimeSource
+from pyramid_widget.engine.deals import Deal, coerce_deal, deal_from_number, format_deal
+from pyramid_widget.engine.layout import COVERED_BY
+from pyramid_widget.engine.moves import Move, MoveKind
+from pyramid_widget.engine.position import Location, Position, Status, Zone
+from pyramid_widget.engine.rules import RuleSet, get_rules
+from pyramid_widget.errors import IllegalMoveError, InvalidDealError
+
+
+@dataclass(frozen=True)
+class _Saved:
+    """What undo restores: the position, and the score unless the scoring keeps it."""
+
+    move: Move
+    position: Position
+    score: int
+    scored: frozenset[Card]
+
+
+class LegalMoves:
+    """A lazy view of the legal moves: iterate it, test ``in`` it, ``count()`` it.
+
+    >>> game = Game("hard", deal=0)
+    >>> Move.draw() in game.legal_moves, "redeal" in game.legal_moves
+    (True, False)
+    """
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Move]:
+        return self._game._generate()
+
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except ValueError:
+                return False
+        return isinstance(move, Move) and self._game.explain(move) is None
+
+    def count(self) -> int:
+        """Return how many legal moves there are."""
+        return sum(1 for _ in self)
+
+    __len__ = count
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({self.count()}): {', '.join(str(m) for m in self)}>"
+
+
+class Game:
+    """One game of Pyramid under a rule set, from a deal or a hand-made position.
+
+    ``rules`` is a preset name or a :class:`~pyramid_widget.engine.rules.RuleSet`; ``deal`` a deal
+    number, a deal string, a sequence of 52 cards or ``None`` for a random numbered deal.
+    ``clock`` is the time source (``time.monotonic`` by default).
+    Raises :class:`~pyramid_widget.errors.InvalidDealError` or
+    :class:`~pyramid_widget.errors.InvalidRulesError` for bad arguments.
+    """
+
+    def __init__(
+        self,
+        rules: str | RuleSet = "medium",
+        deal: int | str | Sequence[Card] | None = None,
+        *,
+        clock: TimeSource | None = None,
+    ) -> None:
+        self.rules = get_rules(rules)
+        if deal is None:
+            import secrets
+
+            deal = secrets.randbelow(2**32)
+        cards, number = coerce_deal(deal)
+        self._time_source = clock
+        self._setup(Position.from_deal(cards, self.rules.waste_piles, self.rules.cells))
+        self.deal: Deal | None = cards
+        self.deal_number: int | None = number
+        self._first_deal: Deal | None = cards
+        self._first_number: int | None = number
+        self._origin = self._start.copy()
+
+    # -- construction -------------------------------------------------------------------
+
+    def _setup(self, position: Position) -> None:
+        self._start = position.copy()
+        self._pos = position
+        self.round = 1
+        self._score = 0
+        self._scored: set[Card] = set()
+        self._undo: deque[_Saved] = deque(maxlen=self.rules.undo_depth or None)
+        self._redo: list[tuple[Move, float]] = []
+        self._record: list[tuple[Move, float]] = []
+        self._round_moves = 0
+        self._round_started = 0.0
+        self._clock = Clock(self._time_source)
+        self._status, self._reason = Status.PLAYING, "the game is on"
+        self._update_status()
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: str | RuleSet = "medium",
+        *,
+        pyramid: Sequence[Card | str | None],
+        stock: Sequence[Card | str] = (),
+        wastes: Sequence[Sequence[Card | str]] = (),
+        cells: Sequence[Card | str | None] = (),
+        pass_number: int = 1,
+        clock: TimeSource | None = None,
+    ) -> Game:
+        """Build a game from a hand-made position; cards not placed count as discarded.
+
+        ``pyramid`` has 28 entries (``None`` for an empty slot), ``stock`` is listed first
+        drawn first, each waste pile bottom to top. Cards may be given as text.
+
+        >>> g = Game.from_position("medium", pyramid=[None] * 27 + ["5H"], stock=["8C"])
+        >>> g.play("draw"), g.play("5H+8C"), g.status
+        (Move.parse('draw'), Move.parse('5H+8C'), <Status.WON: 'won'>)
+        """
+        game = cls.__new__(cls)
+        game.rules = get_rules(rules)
+        game._time_source = clock
+        position = _build_position(game.rules, pyramid, stock, wastes, cells, pass_number)
+        game._setup(position)
+        game.deal, game.deal_number = None, None
+        game._first_deal, game._first_number = None, None
+        game._origin = game._start.copy()
+        return game
+
+    # -- what a player sees -----------------------------------------------------------
+
+    @property
+    def pyramid(self) -> tuple[Card | None, ...]:
+        """The 28 pyramid slots, ``None`` where the card is gone."""
+        return tuple(self._pos.pyramid)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, the card drawn next first."""
+        return tuple(reversed(self._pos.stock))
+
+    @property
+    def wastes(self) -> tuple[tuple[Card, ...], ...]:
+        """The waste piles, each bottom to top."""
+        return tuple(tuple(p) for p in self._pos.wastes)
+
+    @property
+    def cells(self) -> tuple[Card | None, ...]:
+        """The free cells (``None`` when empty)."""
+        return tuple(self._pos.cells)
+
+    @property
+    def discard(self) -> tuple[Card, ...]:
+        """Discarded cards, in the order they went."""
+        return tuple(self._pos.discard)
+
+    @property
+    def position(self) -> Position:
+        """A copy of the current :class:`~pyramid_widget.engine.position.Position`."""
+        return self._pos.copy()
+
+    def available(self) -> list[Card]:
+        """The cards that may be played now."""
+        return [c for c, _ in self._pos.available(self.rules.stock_top_available)]
+
+    def is_available(self, card: Card) -> bool:
+        """Whether ``card`` may be played now."""
+        return card in self.available()
+
+    def where(self, card: Card | str) -> Location:
+        """Return the :class:`~pyramid_widget.engine.position.Location` of a card."""
+        return self._pos.locate(_card(card))
+
+    def covering(self, card: Card | str) -> tuple[Card, ...]:
+        """The cards still covering a pyramid card (empty if it is uncovered or elsewhere)."""
+        where = self.where(card)
+        if where.zone is not Zone.PYRAMID:
+            return ()
+        return tuple(c for q in COVERED_BY[where.index] if (c := self._pos.pyramid[q]) is not None)
+
+    @property
+    def pass_number(self) -> int:
+        """The current pass through the stock, from 1."""
+        return self._pos.pass_number
+
+    @property
+    def passes_left(self) -> int | None:
+        """Redeals still allowed (``None`` when unlimited)."""
+        if self.rules.passes is None:
+            return None
+        return max(0, self.rules.passes - self._pos.pass_number)
+
+    @property
+    def status(self) -> Status:
+        """:class:`~pyramid_widget.engine.position.Status`: playing, won or lost."""
+        return self._status
+
+    @property
+    def status_reason(self) -> str:
+        """Why the game has its status, in words."""
+        return self._reason
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game (or the ``egypt`` round) is won or lost."""
+        return self._status is not Status.PLAYING
+
+    @property
+    def score(self) -> int:
+        """Points so far (see :class:`~pyramid_widget.engine.rules.Scoring`)."""
+        return self._score
+
+    @property
+    def moves(self) -> int:
+        """Moves in effect, draws and redeals included (undo takes one back)."""
+        return len(self._record)
+
+    @property
+    def history(self) -> list[Move]:
+        """The moves in effect since the start of the game, oldest first."""
+        return [m for m, _ in self._record]
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds of play (pauses excluded)."""
+        return self._clock.elapsed
+
+    @property
+    def paused(self) -> bool:
+        """Whether the clock is paused by the player."""
+        return not self._clock.running and not self.is_over
+
+    def pause(self) -> None:
+        """Stop the clock."""
+        self._clock.pause()
+
+    def resume(self) -> None:
+        """Start the clock again (not while the game is over)."""
+        if not self.is_over:
+            self._clock.resume()
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves, as a lazy :class:`LegalMoves` view."""
+        return LegalMoves(self)
+
+    # -- moves ----------------------------------------------------------------------
+
+    def explain(self, move: Move | str) -> str | None:
+        """Return why ``move`` is not legal now, or ``None`` when it is.
+
+        Raises :class:`~pyramid_widget.errors.InvalidMoveError` for unparsable text.
+        """
+        return _explain.reason(self, _move(move))
+
+    def play(self, move: Move | str) -> Move:
+        """Play ``move`` (a :class:`~pyramid_widget.engine.moves.Move` or its text) and return it.
+
+        Raises :class:`~pyramid_widget.errors.InvalidMoveError` for text that is no move and
+        :class:`~pyramid_widget.errors.IllegalMoveError` (saying why) for a move the rules do
+        not allow; the game is unchanged after either.
+        """
+        parsed = _move(move)
+        problem = self.explain(parsed)
+        if problem is not None:
+            raise IllegalMoveError(parsed, problem)
+        self._redo.clear()
+        self._do(parsed, self._clock.elapsed)
+        return parsed
+
+    def undo(self) -> Move:
+        """Take back the last move (up to the rule set's undo depth) and return it.
+
+        Raises :class:`~pyramid_widget.errors.IllegalMoveError` when there is nothing to undo.
+        """
+        if not self._undo:
+            why = "nothing to undo" if not self._round_moves else "the undo limit is reached"
+            raise IllegalMoveError("undo", why)
+        saved = self._undo.pop()
+        move, at = self._record.pop()
+        self._round_moves -= 1
+        self._redo.append((move, at))
+        self._pos = saved.position.copy()
+        if not self.rules.scoring.undo_keeps_score:
+            self._score, self._scored = saved.score, set(saved.scored)
+        self._update_status()
+        return move
+
+    def redo(self) -> Move:
+        """Play again the last undone move and return it.
+
+        Raises :class:`~pyramid_widget.errors.IllegalMoveError` when there is nothing to redo.
+        """
+        if not self._redo:
+            raise IllegalMoveError("redo", "nothing to redo")
+        move, _ = self._redo.pop()
+        self._do(move, self._clock.elapsed)
+        return move
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` would succeed."""
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether :meth:`redo` would succeed."""
+        return bool(self._redo)
+
+    def restart(self) -> None:
+        """Start the same game again from its first position (score and clock reset)."""
+        self._setup(self._origin.copy())
+        self.deal, self.deal_number = self._first_deal, self._first_number
+
+    def next_round(self) -> Move:
+        """After a won round of a rule set with rounds (``egypt``), deal the next round."""
+        return self.play(Move.next_round())
+
+    def copy(self) -> Game:
+        """Return an independent copy that shares nothing mutable with this game."""
+        twin = Game.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin._pos = self._pos.copy()
+        twin._start = self._start.copy()
+        twin._origin = self._origin.copy()
+        twin._scored = set(self._scored)
+        twin._undo = deque(self._undo, maxlen=self._undo.maxlen)
+        twin._redo = list(self._redo)
+        twin._record = list(self._record)
+        twin._clock = Clock(self._time_source, self._clock.elapsed)
+        if not self._clock.running:
+            twin._clock.pause()
+        return twin
+
+    # -- internals --------------------------------------------------------------------
+
+    def _generate(self) -> Iterator[Move]:
+        if self._status is Status.WON:
+            if self.rules.rounds:
+                yield Move.next_round()
+            return
+        if self._status is Status.LOST:
+            return
+        yield from _explain.candidate_moves(self)
+
+    def _do(self, move: Move, at: float) -> None:
+        if move.kind is MoveKind.NEXT_ROUND:
+            self._start_next_round(at)
+            return
+        self._undo.append(_Saved(move, self._pos.copy(), self._score, frozenset(self._scored)))
+        self._record.append((move, at))
+        self._round_moves += 1
+        pos = self._pos
+        if move.is_removal:
+            for card in move.cards:
+                pos.take(card)
+                pos.discard.append(card)
+            pos.pass_removed = True
+            self._score_removal(move)
+        elif move.kind is MoveKind.DRAW:
+            pos.draw(self.rules.draw_count)
+        elif move.kind is MoveKind.REDEAL:
+            pos.redeal()
+        else:
+            card = move.cards[0]
+            pos.take(card)
+            pos.cells[pos.cells.index(None)] = card
+        self._update_status(at)
+
+    def _score_removal(self, move: Move) -> None:
+        scoring = self.rules.scoring
+        fresh = [c for c in move.cards if c not in self._scored]
+        if scoring.undo_keeps_score and not fresh:
+            return
+        if scoring.undo_keeps_score:
+            self._scored.update(fresh)
+        self._score += scoring.per_card * len(move.cards) + scoring.per_removal
+
+    def _score_win(self, at: float) -> None:
+        scoring = self.rules.scoring
+        self._score += scoring.win_bonus + scoring.time_bonus(at - self._round_started)
+        self._score += scoring.round_number_bonus * self.round
+        if self.rules.win == "pyramid" and self._pos.all_gone():
+            self._score += scoring.clear_all_bonus
+
+    def _start_next_round(self, at: float) -> None:
+        seed = hashlib.sha256(f"{self._run_seed()}#{self.round + 1}".encode()).digest()
+        cards = deal_from_number(int.from_bytes(seed[:8], "big"))
+        self._record.append((Move.next_round(), at))
+        self.round += 1
+        self.deal, self.deal_number = cards, None
+        self._pos = Position.from_deal(cards, self.rules.waste_piles, self.rules.cells)
+        self._start = self._pos.copy()
+        self._undo.clear()
+        self._round_moves = 0
+        self._round_started = at
+        self._status, self._reason = Status.PLAYING, "the game is on"
+        self._clock.resume()
+        self._update_status()
+
+    def _run_seed(self) -> str:
+        if self._first_deal is not None:
+            return format_deal(self._first_deal)
+        return repr(self._origin)
+
+    def _update_status(self, at: float | None = None) -> None:
+        was_over = self.is_over
+        self._status, self._reason = _explain.judge(self)
+        if self._status is Status.WON and not was_over and at is not None:
+            self._score_win(at)
+        if self.is_over:
+            self._clock.pause()
+        elif was_over:
+            self._clock.resume()
+
+    # -- text and records -------------------------------------------------------------
+
+    def __str__(self) -> str:
+        from pyramid_widget.engine.textview import render
+
+        return render(self)
+
+    def __repr__(self) -> str:
+        where = f"deal={self.deal_number}" if self.deal_number is not None else "position"
+        return (
+            f"<Game {self.rules.name} {where} round={self.round} moves={self.moves} "
+            f"status={self._status.value}>"
+        )
+
+    def to_json(self) -> str:
+        """Return the whole game as JSON: rules, start, moves with times, redo list."""
+        from pyramid_widget.engine.gamefile import dump
+
+        return dump(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes | Mapping[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_json` output by replaying its moves.
+
+        Raises :class:`~pyramid_widget.errors.PyramidError` (a ``ValueError``) saying what is
+        wrong with a malformed or inconsistent record.
+        """
+        from pyramid_widget.engine.gamefile import load
+
+        return load(text)
+
+
+def _move(move: Move | str) -> Move:
+    if isinstance(move, Move):
+        return move
+    return Move.parse(move)  # raises InvalidMoveError for anything that is not a move
+
+
+def _card(card: Card | str) -> Card:
+    if isinstance(card, str):
+        return parse_card(card)
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+        raise InvalidDealError(f"{card!r} is not a card")
+    return card
+
+
+def _build_position(
+    rules: RuleSet,
+    pyramid: Sequence[Card | str | None],
+    stock: Sequence[Card | str],
+    wastes: Sequence[Sequence[Card | str]],
+    cells: Sequence[Card | str | None],
+    pass_number: int,
+) -> Position:
+    """Check and lay out a hand-made position (see :meth:`Game.from_position`)."""
+    if len(pyramid) != 28:
+        raise InvalidDealError(f"a pyramid has 28 slots (None for empty), got {len(pyramid)}")
+    piles = [[_card(c) for c in pile] for pile in wastes] or [[]]
+    piles += [[] for _ in range(rules.waste_piles - len(piles))]
+    if len(piles) != rules.waste_piles:
+        raise InvalidDealError(
+            f"{rules.name} has {rules.waste_piles} waste pile(s), got {len(piles)}"
+        )
+    cell_cards = [None if c is None else _card(c) for c in cells]
+    if len(cell_cards) > rules.cells:
+        raise InvalidDealError(f"{rules.name} has {rules.cells} cell(s), got {len(cell_cards)}")
+    cell_cards += [None] * (rules.cells - len(cell_cards))
+    limit = rules.passes or pass_number
+    if not 1 <= pass_number <= limit:
+        raise InvalidDealError(f"pass_number must be 1..{limit}, got {pass_number}")
+    position = Position(
+        pyramid=[None if c is None else _card(c) for c in pyramid],
+        stock=[_card(c) for c in reversed(stock)],
+        wastes=piles,
+        cells=cell_cards,
+        pass_number=pass_number,
+    )
+    placed = [c for c in position.pyramid if c is not None] + position.stock
+    placed += [c for pile in piles for c in pile] + [c for c in cell_cards if c is not None]
+    if len(set(placed)) != len(placed):
+        raise InvalidDealError("a card is placed twice in the position")
+    position.discard = sorted(set(range(52)) - set(placed))
+    height = max((len(p) for p in piles), default=0)
+    for h in range(height):
+        for pile in piles:
+            if h < len(pile):
+                position.drawn_at[pile[h]] = position.draws
+                position.draws += 1
+    return position

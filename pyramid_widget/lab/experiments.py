@@ -1,0 +1,534 @@
+"""Monte Carlo experiments: rule sets x strategies x deals, as a tidy table with honest intervals.
+
+>>> results = run_experiment(["medium", "hard"], ["greedy"], games=40, seed=1, jobs=1,
+...                          progress=False)
+>>> len(results), results.rows[0].rules, results.rows[0].strategy
+(80, 'medium', 'greedy')
+>>> print(results.table())  # doctest: +NORMALIZE_WHITESPACE
+rules   strategy  games  won  lost  unknown  win rate  95% CI
+medium  greedy       40   15    25        0     37.5%  [24.2%, 53.0%]
+hard    greedy       40    1    39        0      2.5%  [0.4%, 12.9%]
+
+Every game's deal number and random seed come from ``(seed, game index)`` alone, so a run
+gives the same table whatever the number of workers or the executor. The same deals are
+played under every rule set and by every strategy (paired comparisons). Games run in a local
+process pool by default (``jobs``), or on any ``concurrent.futures`` executor you pass, such
+as a Dask cluster's ``client.get_executor()``. A tqdm progress bar follows long runs;
+interrupting a run (Ctrl-C, or the notebook's stop button) keeps the games finished so far.
+
+A deal that the ``perfect`` strategy's solver cannot decide in time, or a game stopped by
+the move limit, is ``unknown``: it is counted on its own and left out of the win rate,
+never silently counted as lost. Under ``egypt`` a game is one round: won when the pyramid of
+the first deal is cleared.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import csv
+import hashlib
+import math
+import os
+import pickle
+import random
+import signal
+import sys
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from pyramid_widget.engine.rules import RuleSet, get_rules
+from pyramid_widget.lab.stats_ci import wilson
+from pyramid_widget.lab.strategies import (
+    DEFAULT_MAX_MOVES,
+    STRATEGIES,
+    Perfect,
+    Strategy,
+    get_strategy,
+    play_game,
+    strategy_name,
+)
+
+__all__ = [
+    "GameRow",
+    "Results",
+    "Summary",
+    "deal_for",
+    "rng_seed_for",
+    "run_experiment",
+    "what_if",
+]
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game: which deal, rules and strategy, how it ended, how long it took.
+
+    ``result`` is "won", "lost" or "unknown"; ``cards_left`` is ``None`` when the game was
+    not played out (the ``perfect`` strategy decides a lost deal without playing it).
+    """
+
+    game: int
+    deal: int
+    rules: str
+    strategy: str
+    result: str
+    won: bool
+    cards_left: int | None
+    moves: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Win counts and the win rate with its Wilson interval for one rules/strategy cell.
+
+    The win rate is over decided games (``won + lost``); ``unknown`` games are reported
+    beside it, and ``win_rate_bounds`` gives the rate if they had all been lost or all won.
+    """
+
+    rules: str
+    strategy: str
+    games: int
+    won: int
+    lost: int
+    unknown: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    mean_cards_left_lost: float | None
+    mean_seconds: float
+
+    @property
+    def win_rate_bounds(self) -> tuple[float, float]:
+        """The win rate over all games with every unknown game lost, then won."""
+        if not self.games:
+            return 0.0, 1.0
+        return self.won / self.games, (self.won + self.unknown) / self.games
+
+
+@dataclass
+class Results:
+    """The rows of an experiment (one per game) and what was asked for.
+
+    ``interrupted`` is true when the run was stopped early: ``rows`` then holds the games
+    finished before the stop.
+    """
+
+    rows: list[GameRow]
+    rules: list[str]
+    strategies: list[str]
+    seed: int | None
+    interrupted: bool = False
+    parameter: str | None = None
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[GameRow]:
+        return iter(self.rows)
+
+    def select(self, rules: str | None = None, strategy: str | None = None) -> list[GameRow]:
+        """The rows of one rule set and/or strategy, in game order."""
+        return [
+            r
+            for r in self.rows
+            if (rules is None or r.rules == rules) and (strategy is None or r.strategy == strategy)
+        ]
+
+    def summary(self, confidence: float = 0.95) -> list[Summary]:
+        """One :class:`Summary` per rules/strategy cell, in the order asked for."""
+        return [
+            _summarise(rules, strategy, self.select(rules, strategy), confidence)
+            for rules in self.rules
+            for strategy in self.strategies
+        ]
+
+    def table(self) -> str:
+        """The summary as a plain-text table (what the CLI prints)."""
+        head = ("rules", "strategy", "games", "won", "lost", "unknown", "win rate", "95% CI")
+        body = [
+            (
+                s.rules,
+                s.strategy,
+                str(s.games),
+                str(s.won),
+                str(s.lost),
+                str(s.unknown),
+                f"{s.win_rate:.1%}",
+                f"[{s.ci_low:.1%}, {s.ci_high:.1%}]",
+            )
+            for s in self.summary()
+        ]
+        widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
+        lines = []
+        for row in [head, *body]:
+            cells = [
+                cell.ljust(w) if i < 2 or i == 7 else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            ]
+            lines.append("  ".join(cells).rstrip())
+        if self.interrupted:
+            lines.append(f"(interrupted: {len(self.rows)} games finished)")
+        return "\n".join(lines)
+
+    def to_csv(self, path: str | os.PathLike[str]) -> Path:
+        """Write one row per game to ``path`` (CSV with a header) and return the path."""
+        out = Path(path)
+        with out.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow([f.name for f in fields(GameRow)])
+            for row in self.rows:
+                writer.writerow(["" if v is None else v for v in asdict(row).values()])
+        return out
+
+    def to_pandas(self) -> Any:
+        """The rows as a pandas DataFrame (pandas is imported only here)."""
+        try:
+            import pandas as pd  # type: ignore[import-untyped]
+        except ImportError:
+            raise ImportError("to_pandas() needs pandas: pip install pandas") from None
+        return pd.DataFrame([asdict(r) for r in self.rows])
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<pre>{html.escape(self.table())}</pre>"
+
+    def __repr__(self) -> str:
+        state = ", interrupted" if self.interrupted else ""
+        return f"<Results {len(self.rows)} games, seed={self.seed}{state}>\n{self.table()}"
+
+
+def _summarise(rules: str, strategy: str, rows: list[GameRow], confidence: float) -> Summary:
+    won = sum(r.result == "won" for r in rows)
+    lost = sum(r.result == "lost" for r in rows)
+    left = [r.cards_left for r in rows if r.result == "lost" and r.cards_left is not None]
+    low, high = wilson(won, won + lost, confidence)
+    return Summary(
+        rules=rules,
+        strategy=strategy,
+        games=len(rows),
+        won=won,
+        lost=lost,
+        unknown=len(rows) - won - lost,
+        win_rate=won / (won + lost) if won + lost else math.nan,
+        ci_low=low,
+        ci_high=high,
+        mean_cards_left_lost=sum(left) / len(left) if left else None,
+        mean_seconds=sum(r.seconds for r in rows) / len(rows) if rows else 0.0,
+    )
+
+
+# -- reproducible deals and seeds --------------------------------------------------------
+
+
+def _hash64(*parts: object) -> int:
+    text = ":".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+def deal_for(seed: int, game: int) -> int:
+    """The deal number of game ``game`` of a run seeded ``seed`` (depends on nothing else).
+
+    >>> deal_for(0, 0) == deal_for(0, 0) != deal_for(0, 1)
+    True
+    """
+    return _hash64("deal", seed, game)
+
+
+def rng_seed_for(seed: int | None, game: int) -> int:
+    """The seed of the strategy's random generator for game ``game`` of a run."""
+    return _hash64("rng", seed, game)
+
+
+# -- running -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Task:
+    """A chunk of games for one worker (picklable: rules as data, strategies by name)."""
+
+    rules: tuple[RuleSet, ...]
+    labels: tuple[str, ...]
+    strategies: tuple[Any, ...]
+    games: tuple[tuple[int, int], ...]
+    seed: int | None
+    max_moves: int
+    max_seconds: float
+
+
+def _run_task(task: _Task) -> list[GameRow]:
+    return [row for game, deal in task.games for row in _play_cell(task, game, deal)]
+
+
+def _play_cell(task: _Task, game: int, deal: int) -> list[GameRow]:
+    rows = []
+    for rules, label in zip(task.rules, task.labels, strict=True):
+        for strategy in task.strategies:
+            strat = Perfect(task.max_seconds) if strategy == "perfect" else get_strategy(strategy)
+            rng = random.Random(rng_seed_for(task.seed, game))
+            out = play_game(strat, rules, deal, rng, max_moves=task.max_moves)
+            rows.append(
+                GameRow(
+                    game,
+                    deal,
+                    label,
+                    strategy_name(strategy),
+                    out.result,
+                    out.won,
+                    out.cards_left,
+                    out.moves,
+                    out.seconds,
+                )
+            )
+    return rows
+
+
+def _worker_init() -> None:
+    """Workers ignore Ctrl-C: the parent stops the run and keeps the finished rows."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _parallel_safe(strategy: Any) -> bool:
+    """Whether a strategy can be sent to a fresh worker process by reference."""
+    if isinstance(strategy, str):
+        return True
+    if getattr(strategy, "__module__", "__main__") == "__main__":
+        return False
+    try:
+        pickle.dumps(strategy)
+    except Exception:
+        return False
+    return True
+
+
+def _chunks(games: list[tuple[int, int]], size: int) -> list[tuple[tuple[int, int], ...]]:
+    return [tuple(games[i : i + size]) for i in range(0, len(games), size)]
+
+
+def _resolve(
+    rules: str | RuleSet | Iterable[str | RuleSet],
+    strategies: str | Strategy | Iterable[str | Strategy],
+) -> tuple[list[RuleSet], list[Any]]:
+    rule_list = [rules] if isinstance(rules, (str, RuleSet, Mapping)) else list(rules)
+    strat_list = (
+        [strategies] if isinstance(strategies, str) or callable(strategies) else list(strategies)
+    )
+    if not rule_list or not strat_list:
+        raise ValueError("give at least one rule set and one strategy")
+    resolved = [get_rules(r) for r in rule_list]
+    names = [r.name for r in resolved]
+    if len(set(names)) != len(names):
+        raise ValueError(f"rule set names must differ within an experiment, got {names}")
+    for s in strat_list:
+        get_strategy(s)
+    snames = [strategy_name(s) for s in strat_list]
+    if len(set(snames)) != len(snames):
+        raise ValueError(f"strategy names must differ within an experiment, got {snames}")
+    # Built-in strategies travel by name, so workers use their own fast instances.
+    strat_list = [s.name if STRATEGIES.get(getattr(s, "name", "")) is s else s for s in strat_list]
+    return resolved, [s.strip().lower() if isinstance(s, str) else s for s in strat_list]
+
+
+def _game_list(
+    games: int | None, seed: int | None, deals: Iterable[int] | None
+) -> list[tuple[int, int]]:
+    if deals is not None:
+        numbers = list(deals)
+        if games is not None:
+            numbers = numbers[:games]
+        for d in numbers:
+            if isinstance(d, bool) or not isinstance(d, int) or d < 0:
+                raise ValueError(f"deal numbers must be non-negative integers, got {d!r}")
+        return list(enumerate(numbers))
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a whole number of at least 1, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    return [(i, deal_for(seed, i)) for i in range(games)]
+
+
+def run_experiment(
+    rules: str | RuleSet | Iterable[str | RuleSet] = "medium",
+    strategies: str | Strategy | Iterable[str | Strategy] = "greedy",
+    games: int | None = 1000,
+    *,
+    seed: int = 0,
+    deals: Iterable[int] | None = None,
+    jobs: int | None = None,
+    executor: cf.Executor | None = None,
+    progress: bool = True,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    max_seconds: float = 10.0,
+    chunk_size: int | None = None,
+) -> Results:
+    """Play ``games`` deals under each rule set with each strategy and return the rows.
+
+    ``rules`` and ``strategies`` are one or several preset names, :class:`RuleSet` objects,
+    strategy names or callables ``(game, rng) -> move``. Deals come from ``seed`` (game ``i``
+    plays deal :func:`deal_for` ``(seed, i)``) or from ``deals``, an explicit list or range
+    of deal numbers (``games`` then caps how many are used). ``jobs`` worker processes
+    (default: every core) or ``executor`` (any ``concurrent.futures`` executor, such as
+    ``dask.distributed.Client(...).get_executor()``) run the games; ``max_seconds`` bounds the
+    solver per deal for ``perfect``; ``max_moves`` bounds a game.
+
+    Strategies written in a notebook cell run in this process (worker processes cannot
+    import them) unless an ``executor`` that pickles functions, like Dask's, is given.
+    Raises ``ValueError`` for bad arguments and :class:`~pyramid_widget.errors.StrategyError`
+    when a strategy plays an illegal move.
+    """
+    rule_sets, strats = _resolve(rules, strategies)
+    game_list = _game_list(games, seed, deals)
+    workers = _jobs(jobs)
+    slow = any(not isinstance(s, str) or s in ("perfect", "lookahead") for s in strats)
+    size = chunk_size or max(1, min(8 if slow else 250, math.ceil(len(game_list) / (workers * 8))))
+    labels = tuple(r.name for r in rule_sets)
+    tasks = [
+        _Task(tuple(rule_sets), labels, tuple(strats), chunk, seed, max_moves, max_seconds)
+        for chunk in _chunks(game_list, size)
+    ]
+    bar = _progress_bar(len(game_list) * len(labels) * len(strats), progress)
+    try:
+        if executor is not None:
+            rows, interrupted = _run_executor(executor, tasks, bar)
+        elif workers == 1 or len(tasks) == 1 or not _all_parallel_safe(strats, jobs):
+            rows, interrupted = _run_serial(tasks, bar)
+        else:
+            pool = cf.ProcessPoolExecutor(workers, initializer=_worker_init)
+            rows, interrupted = _run_executor(pool, tasks, bar, own=True)
+    finally:
+        bar.close()
+    order = {(r, s): i for i, (r, s) in enumerate((r, s) for r in labels for s in _names(strats))}
+    rows.sort(key=lambda row: (order[row.rules, row.strategy], row.game))
+    if interrupted:
+        print(f"interrupted: kept the {len(rows)} games finished so far", file=sys.stderr)
+    return Results(rows, list(labels), _names(strats), seed, interrupted)
+
+
+def _names(strats: Sequence[Any]) -> list[str]:
+    return [strategy_name(s) for s in strats]
+
+
+def _jobs(jobs: int | None) -> int:
+    if jobs is None:
+        return os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
+    return jobs
+
+
+def _all_parallel_safe(strats: Sequence[Any], jobs: int | None) -> bool:
+    unsafe = [strategy_name(s) for s in strats if not _parallel_safe(s)]
+    if unsafe and jobs != 1:
+        warnings.warn(
+            f"strategy {', '.join(unsafe)} is defined in this notebook or script, so it runs in "
+            "this process; put it in a module (or pass executor=) to run it in parallel",
+            stacklevel=3,
+        )
+    return not unsafe
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    from tqdm.auto import tqdm  # type: ignore[import-untyped]
+
+    return tqdm(total=total, disable=not enabled, unit="game", desc="games", smoothing=0.1)
+
+
+def _run_serial(tasks: list[_Task], bar: Any) -> tuple[list[GameRow], bool]:
+    rows: list[GameRow] = []
+    try:
+        for task in tasks:
+            for game, deal in task.games:
+                cell = _play_cell(task, game, deal)
+                rows.extend(cell)
+                bar.update(len(cell))
+    except KeyboardInterrupt:
+        return rows, True
+    return rows, False
+
+
+def _run_executor(
+    executor: cf.Executor, tasks: list[_Task], bar: Any, *, own: bool = False
+) -> tuple[list[GameRow], bool]:
+    rows: list[GameRow] = []
+    futures = [executor.submit(_run_task, task) for task in tasks]
+    read: set[int] = set()
+    try:
+        for future in cf.as_completed(futures):
+            chunk = future.result()
+            read.add(id(future))
+            rows.extend(chunk)
+            bar.update(len(chunk))
+    except KeyboardInterrupt:
+        rows.extend(_harvest(futures, read))
+        _cancel(executor, futures, own)
+        return rows, True
+    except BaseException:
+        _cancel(executor, futures, own)
+        raise
+    if own:
+        executor.shutdown(wait=True)
+    return rows, False
+
+
+def _harvest(futures: list[Any], read: set[int]) -> list[GameRow]:
+    """Rows of futures that finished but were not read before the interrupt."""
+    rows: list[GameRow] = []
+    for future in futures:
+        if id(future) in read or not future.done() or future.cancelled():
+            continue
+        if future.exception() is None:
+            rows.extend(future.result())
+    return rows
+
+
+def _cancel(executor: cf.Executor, futures: list[Any], own: bool) -> None:
+    for future in futures:
+        future.cancel()
+    if own:
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+def what_if(
+    base: str | RuleSet = "medium",
+    parameter: str = "passes",
+    values: Sequence[Any] = (1, 2, 3, 4, 5),
+    strategies: str | Strategy | Iterable[str | Strategy] = "greedy",
+    games: int | None = 1000,
+    **options: Any,
+) -> Results:
+    """Run one experiment per value of a rule parameter (a "what if" sweep).
+
+    Each variant is ``base.replace(parameter=value)`` named like ``"medium passes=2"``;
+    sweeping ``waste_piles`` also sets ``draw_count`` to the same number (one card onto each
+    pile per draw, as in the three-pile presets), and unlimited ``passes`` (``None``) comes
+    with the ``easy`` stall rule, so that a hopeless game ends. ``options`` go to :func:`run_experiment`.
+    ``Results.parameter`` and ``Results.values`` (variant name to value) let
+    :func:`~pyramid_widget.lab.plots.plot_what_if` draw the sweep as a line.
+
+    >>> r = what_if("hard", "passes", [1, 3], games=30, jobs=1, progress=False)
+    >>> [(s.rules, s.won) for s in r.summary()]
+    [('hard passes=1', 0), ('hard passes=3', 8)]
+    """
+    rules = get_rules(base)
+    if not values:
+        raise ValueError("give at least one value to sweep")
+    variants = [_variant(rules, parameter, v) for v in values]
+    results = run_experiment(variants, strategies, games, **options)
+    results.parameter = parameter
+    results.values = {r.name: v for r, v in zip(variants, values, strict=True)}
+    return results
+
+
+def _variant(rules: RuleSet, parameter: str, value: Any) -> RuleSet:
+    changes: dict[str, Any] = {parameter: value}
+    if parameter == "waste_piles":
+        changes["draw_count"] = value
+    if parameter == "passes" and value is None:
+        changes["stall_rule"] = True
+    shown = "unlimited" if value is None else value
+    return rules.replace(name=f"{rules.name} {parameter}={shown}", **changes)

@@ -1,0 +1,538 @@
+"""Records that last: finished games, per-rule-set statistics and saved games, in SQLite.
+
+One file, ``records.sqlite3``, holds everything. Where it lives, first match wins:
+
+1. the ``path`` argument of :class:`Records` (a file, a directory, or ``":memory:"``);
+2. the directory named by the environment variable ``PYRAMID_WIDGET_DATA_DIR``;
+3. ``platformdirs.user_data_dir("pyramid-widget")``.
+
+The store never stops play. A file that is not a database (or is damaged) is moved aside to
+``records.sqlite3.corrupt-<UTC time>`` with a :class:`RecordsWarning` naming the new path, and a
+fresh file is started. A location that cannot be written (read-only directory, a path under a
+regular file, a disk that refuses writes) falls back to an in-memory store, with a warning; when
+an old file can still be read, its contents are copied into memory so the statistics still show.
+
+Several widgets, notebooks and processes may write at once: the file is in WAL mode, every
+write is one short ``BEGIN IMMEDIATE`` transaction, and a busy database is waited for
+(``busy_timeout``), so nothing is lost.
+
+Schema versions live in ``PRAGMA user_version`` and migrate forward on open:
+
+* **v1** (the first layout): ``games(id, rules, deal, result, score, seconds, moves,
+  played_at)`` only.
+* **v2** (current): ``games`` gains ``rules_json`` (the full rule set, so user-built rule sets are
+  kept), ``deal_number``, ``rounds`` (``egypt``'s completed rounds) and ``game_json`` (the whole
+  game, moves included); ``played_at`` becomes ``finished_at``; a ``saved_games`` table holds
+  games in progress.
+
+>>> from pyramid_widget import Game
+>>> records = Records(":memory:")
+>>> game = Game("medium", deal=7)
+>>> records.record_game(game)  # still in play: "abandoned"
+1
+>>> records.stats("medium").played, records.stats("medium").won
+(1, 0)
+>>> name = records.save_game(game, name="lunch break")
+>>> records.load_game("lunch break").deal == game.deal
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import sqlite3
+import threading
+import warnings
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pyramid_widget.errors import RecordsError, UnknownSavedGameError
+from pyramid_widget.records.schema import (
+    CURRENT_VERSION,
+    SchemaError,
+    T,
+    connect_file,
+    copy_readonly,
+    is_corruption,
+    migrate,
+    transaction,
+)
+
+if TYPE_CHECKING:
+    from pyramid_widget.engine.game import Game
+
+__all__ = [
+    "CURRENT_VERSION",
+    "DATA_DIR_ENV",
+    "FILE_NAME",
+    "RESULTS",
+    "GameRecord",
+    "Records",
+    "RecordsError",
+    "RecordsWarning",
+    "SavedGame",
+    "Stats",
+    "UnknownSavedGameError",
+    "default_path",
+]
+
+DATA_DIR_ENV = "PYRAMID_WIDGET_DATA_DIR"
+FILE_NAME = "records.sqlite3"
+RESULTS = ("won", "lost", "abandoned")
+_MAX_NAME = 200
+
+
+class RecordsWarning(UserWarning):
+    """The records file could not be used as it was; what happened instead is in the text."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Per-rule-set statistics over every finished game.
+
+    ``best_time`` is the fastest won game in seconds (``None`` before the first win);
+    ``best_rounds`` is the longest run of completed rounds (``egypt``; 0 for the others).
+    Abandoned games count as played and not won, so they end a streak.
+
+    >>> Stats.empty("hard").win_pct
+    0.0
+    """
+
+    rules: str
+    played: int
+    won: int
+    win_pct: float
+    current_streak: int
+    best_streak: int
+    best_score: int | None
+    best_time: float | None
+    best_rounds: int
+
+    @classmethod
+    def empty(cls, rules: str) -> Stats:
+        """Statistics of a rule set with no games."""
+        return cls(rules, 0, 0, 0.0, 0, 0, None, None, 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (for the widget and ``pyramid-widget stats --json``)."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game as stored: ``finished_at`` is an ISO 8601 UTC time."""
+
+    id: int
+    rules: str
+    deal: str
+    deal_number: int | None
+    result: str
+    score: int
+    seconds: float
+    moves: int
+    rounds: int
+    finished_at: str
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A saved game in progress, as listed by :meth:`Records.saved_games`."""
+
+    name: str
+    rules: str
+    saved_at: str
+    moves: int
+    score: int
+
+
+def default_path() -> Path:
+    """The records file used when no path is given: env var directory, else the user data dir.
+
+    >>> default_path().name
+    'records.sqlite3'
+    """
+    env = os.environ.get(DATA_DIR_ENV)
+    if env:
+        return Path(env).expanduser() / FILE_NAME
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("pyramid-widget")) / FILE_NAME
+
+
+def resolve_path(path: str | os.PathLike[str] | None) -> Path | None:
+    """The file a ``path`` argument means; ``None`` for an in-memory store.
+
+    A directory (existing, or written with a trailing slash) means ``records.sqlite3`` in it.
+
+    >>> resolve_path(":memory:") is None
+    True
+    >>> str(resolve_path("/tmp/somewhere/"))
+    '/tmp/somewhere/records.sqlite3'
+    """
+    if path is None:
+        return default_path()
+    text = os.fspath(path)
+    if text == ":memory:":
+        return None
+    resolved = Path(text).expanduser()
+    if text.endswith(("/", os.sep)) or resolved.is_dir():
+        return resolved / FILE_NAME
+    return resolved
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class Records:
+    """The records store. Thread-safe; open as many as you like on the same file.
+
+    ``path``: a file, a directory (``records.sqlite3`` in it), ``":memory:"``, or ``None`` for
+    the default location (see :func:`default_path`). Never raises for an unusable location: it
+    falls back to memory and says so with a :class:`RecordsWarning`, also kept in
+    :attr:`warning` so a user interface can show it. ``path`` is the file in use
+    (``None`` in memory).
+
+    >>> with Records(":memory:") as records:
+    ...     records.in_memory, records.warning
+    (True, None)
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self._lock = threading.RLock()
+        self.warning: str | None = None
+        self.requested: Path | None = resolve_path(path)
+        self.path: Path | None = None
+        self._conn = self._open(self.requested)
+
+    # -- opening -------------------------------------------------------------------------
+
+    def _open(self, target: Path | None) -> sqlite3.Connection:
+        if target is None:
+            return self._memory()
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            conn = connect_file(target)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, SchemaError) or not is_corruption(exc):
+                return self._fallback(target, exc)
+            return self._move_aside_and_retry(target, exc)
+        except (OSError, ValueError) as exc:
+            return self._fallback(target, exc)
+        self.path = target
+        return conn
+
+    def _move_aside_and_retry(self, target: Path, exc: Exception) -> sqlite3.Connection:
+        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        aside = target.with_name(f"{target.name}.corrupt-{stamp}")
+        try:
+            target.rename(aside)
+            for suffix in ("-wal", "-shm"):
+                side = target.with_name(target.name + suffix)
+                if side.exists():
+                    side.rename(aside.with_name(aside.name + suffix))
+            conn = connect_file(target)
+        except (OSError, sqlite3.Error) as again:
+            return self._fallback(target, again)
+        self._warn(
+            f"the records file {target} could not be read ({exc}); it was moved to {aside} "
+            f"and a fresh records file was started"
+        )
+        self.path = target
+        return conn
+
+    def _fallback(self, target: Path, exc: BaseException) -> sqlite3.Connection:
+        conn = None if isinstance(exc, SchemaError) else copy_readonly(target)
+        kept = " (the games already there were copied into memory)" if conn else ""
+        problem = (
+            f"the records file {target} cannot be used: {exc}"
+            if isinstance(exc, SchemaError)
+            else f"cannot write the records file {target} ({exc})"
+        )
+        self._warn(
+            f"{problem}; records are kept in memory for this session only and will be lost "
+            f"when it ends{kept}"
+        )
+        return conn or self._memory()
+
+    def _memory(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        migrate(conn)
+        return conn
+
+    def _warn(self, text: str) -> None:
+        self.warning = f"pyramid-widget: {text}"
+        warnings.warn(self.warning, RecordsWarning, stacklevel=4)
+
+    @property
+    def in_memory(self) -> bool:
+        """True when records are not being written to a file."""
+        return self.path is None
+
+    def close(self) -> None:
+        """Close the database connection (idempotent)."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Records:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        where = "memory" if self.path is None else str(self.path)
+        return f"Records({where!r})"
+
+    def _write(self, action: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``action`` in one short write transaction (``BEGIN IMMEDIATE``). Should the
+        file fail under us (damaged, made read-only, disk full), go on in memory, warning."""
+        with self._lock:
+            try:
+                return transaction(self._conn, action)
+            except sqlite3.DatabaseError as exc:
+                if self.path is None:
+                    raise
+                self._lose_file(exc)
+                return transaction(self._conn, action)
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.DatabaseError as exc:
+                if self.path is None:
+                    raise
+                self._lose_file(exc)
+                return self._conn.execute(sql, params).fetchall()
+
+    def _lose_file(self, exc: sqlite3.DatabaseError) -> None:
+        target, self.path = self.path, None
+        assert target is not None
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+        self._conn = self._fallback(target, exc)
+
+    # -- finished games ------------------------------------------------------------------
+
+    def record_game(self, game: Game, *, when: str | None = None) -> int:
+        """Store a finished game and return its id.
+
+        The result is the game's status: ``"won"``, ``"lost"``, or ``"abandoned"`` for a game
+        still in play (the player started another). ``when`` (ISO 8601 text) defaults to now.
+
+        >>> from pyramid_widget import Game
+        >>> records = Records(":memory:")
+        >>> records.record_game(Game.from_position("hard", pyramid=[None] * 27 + ["QH"]))
+        1
+        >>> records.games()[0].result
+        'lost'
+        """
+        row = _game_row(game, when)
+
+        def insert(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(
+                "INSERT INTO games (rules, rules_json, deal, deal_number, result, score, seconds,"
+                " moves, rounds, finished_at, game_json) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                row,
+            )
+            return int(cursor.lastrowid or 0)
+
+        return self._write(insert)
+
+    def games(
+        self, rules: str | None = None, *, result: str | None = None, limit: int | None = None
+    ) -> list[GameRecord]:
+        """Finished games, newest first, optionally of one rule set and/or one result."""
+        if result is not None:
+            _check_result(result)
+        sql = (
+            "SELECT id, rules, deal, deal_number, result, score, seconds, moves, rounds,"
+            " finished_at FROM games WHERE (?1 IS NULL OR rules = ?1)"
+            " AND (?2 IS NULL OR result = ?2) ORDER BY id DESC LIMIT ?3"
+        )
+        rows = self._read(sql, (rules, result, -1 if limit is None else limit))
+        return [GameRecord(*row) for row in rows]
+
+    def game_json(self, record_id: int) -> str:
+        """The whole stored game (``Game.from_json`` reads it); RecordsError if not stored."""
+        rows = self._read("SELECT game_json FROM games WHERE id = ?", (record_id,))
+        if not rows or rows[0][0] is None:
+            raise RecordsError(f"no stored game with id {record_id}")
+        return str(rows[0][0])
+
+    def stats(self, rules: str) -> Stats:
+        """Statistics of one rule set (all zero when it has no games).
+
+        >>> from pyramid_widget import Game
+        >>> records = Records(":memory:")
+        >>> for last in ["KH", "KH", "QH", "KH"]:  # a lone King wins, a lone Queen is lost
+        ...     game = Game.from_position("easy", pyramid=[None] * 27 + [last])
+        ...     _ = last == "KH" and game.play("KH")
+        ...     _ = records.record_game(game)
+        >>> s = records.stats("easy")
+        >>> s.played, s.won, s.win_pct, s.current_streak, s.best_streak
+        (4, 3, 75.0, 1, 2)
+        """
+        name = getattr(rules, "name", rules)
+        rows = self._read(
+            "SELECT result, score, seconds, rounds FROM games WHERE rules = ? ORDER BY id",
+            (name,),
+        )
+        return _aggregate(str(name), rows)
+
+    def all_stats(self) -> list[Stats]:
+        """Statistics of every rule set that has games: presets first in their order, then the
+        others by name."""
+        names = [row[0] for row in self._read("SELECT DISTINCT rules FROM games")]
+        return [self.stats(name) for name in sorted(names, key=_rules_order)]
+
+    # -- saved games ---------------------------------------------------------------------
+
+    def save_game(self, game: Game, name: str | None = None) -> str:
+        """Save a game in progress (undo history included); return the name it is saved under.
+
+        Without a name, one is made from the rule set and the time. Saving under an existing
+        name replaces that save. Raises :class:`RecordsError` for an empty or overlong name.
+        """
+        text = game.to_json()
+        checked = None if name is None else _check_name(name)
+
+        def save(conn: sqlite3.Connection) -> str:
+            final = checked or _fresh_name(conn, game)
+            conn.execute(
+                "INSERT OR REPLACE INTO saved_games (name, rules, saved_at, moves, score,"
+                " game_json) VALUES (?,?,?,?,?,?)",
+                (final, game.rules.name, _now(), int(game.moves), int(game.score), text),
+            )
+            return final
+
+        return self._write(save)
+
+    def load_game(self, name: str) -> Game:
+        """The saved game, exactly as it was (undo and redo included).
+
+        Raises :class:`UnknownSavedGameError` (listing the saved names) if there is none, and
+        :class:`RecordsError` if the save cannot be read back; the save is kept either way.
+
+        >>> Records(":memory:").load_game("nope")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pyramid_widget.errors.UnknownSavedGameError: no saved game named 'nope'; there are no ...
+        """
+        from pyramid_widget import Game
+
+        rows = self._read("SELECT game_json FROM saved_games WHERE name = ?", (name,))
+        if not rows:
+            raise UnknownSavedGameError(self._unknown_text(name))
+        try:
+            return Game.from_json(rows[0][0])
+        except ValueError as exc:
+            raise RecordsError(f"the saved game {name!r} cannot be read back: {exc}") from exc
+
+    def saved_games(self) -> list[SavedGame]:
+        """Saved games, newest first."""
+        rows = self._read(
+            "SELECT name, rules, saved_at, moves, score FROM saved_games"
+            " ORDER BY saved_at DESC, rowid DESC"
+        )
+        return [SavedGame(*row) for row in rows]
+
+    def delete_saved(self, name: str) -> None:
+        """Delete a saved game; :class:`UnknownSavedGameError` if there is none by that name."""
+        sql = "DELETE FROM saved_games WHERE name = ?"
+        if not self._write(lambda conn: conn.execute(sql, (name,)).rowcount):
+            raise UnknownSavedGameError(self._unknown_text(name))
+
+    def _unknown_text(self, name: str) -> str:
+        names = [saved.name for saved in self.saved_games()]
+        listing = (
+            "there are " + ", ".join(map(repr, names)) if names else "there are no saved games"
+        )
+        return f"no saved game named {name!r}; {listing}"
+
+
+def _check_result(result: str) -> None:
+    if result not in RESULTS:
+        raise RecordsError(f"unknown result {result!r}; expected one of {', '.join(RESULTS)}")
+
+
+def _check_name(name: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise RecordsError("a saved game needs a non-empty name")
+    if len(name) > _MAX_NAME:
+        raise RecordsError(f"a saved game's name is at most {_MAX_NAME} characters")
+    return name.strip()
+
+
+def _fresh_name(conn: sqlite3.Connection, game: Game) -> str:
+    base = f"{game.rules.name} {dt.datetime.now().strftime('%Y-%m-%d %H:%M:%S')}"
+    name, n = base, 1
+    while conn.execute("SELECT 1 FROM saved_games WHERE name = ?", (name,)).fetchone():
+        n += 1
+        name = f"{base} ({n})"
+    return name
+
+
+def _game_row(game: Game, when: str | None) -> tuple[Any, ...]:
+    from pyramid_widget import format_deal
+
+    status = game.status.value
+    result = status if status in ("won", "lost") else "abandoned"
+    rules = game.rules
+    return (
+        rules.name,
+        json.dumps(rules.to_dict(), sort_keys=True),
+        "" if game.deal is None else format_deal(game.deal),
+        game.deal_number,
+        result,
+        int(game.score),
+        float(game.elapsed),
+        int(game.moves),
+        _rounds_completed(game, result),
+        when or _now(),
+        game.to_json(),
+    )
+
+
+def _rounds_completed(game: Game, result: str) -> int:
+    """Rounds cleared in a run (``egypt``); 0 for rule sets without rounds."""
+    if not getattr(game.rules, "rounds", False):
+        return 0
+    current = int(game.round)
+    return current if result == "won" else current - 1
+
+
+def _aggregate(rules: str, rows: list[tuple[Any, ...]]) -> Stats:
+    if not rows:
+        return Stats.empty(rules)
+    streak = best_streak = won = 0
+    best_score: int | None = None
+    best_time: float | None = None
+    best_rounds = 0
+    for result, score, seconds, rounds in rows:
+        streak = streak + 1 if result == "won" else 0
+        best_streak = max(best_streak, streak)
+        best_score = score if best_score is None else max(best_score, score)
+        best_rounds = max(best_rounds, rounds)
+        if result == "won":
+            won += 1
+            best_time = seconds if best_time is None else min(best_time, seconds)
+    played = len(rows)
+    pct = round(100.0 * won / played, 1)
+    return Stats(rules, played, won, pct, streak, best_streak, best_score, best_time, best_rounds)
+
+
+def _rules_order(name: str) -> tuple[int, str]:
+    from pyramid_widget import PRESETS
+
+    order = list(PRESETS)
+    return (order.index(name), "") if name in order else (len(order), name)

@@ -1,0 +1,476 @@
+"""The solver's own compact encoding of a Pyramid position, and its move generator.
+
+Every card in play gets a *slot*, a bit number: pyramid position ``p`` is slot ``p``
+(0..27) and the ``i``-th card of the *deck order* is slot ``28 + i``. The deck order is the
+order in which the stock and waste cards come out of the stock: the waste cards in the order
+they were drawn, then the stock, next card first. That order never changes during a game
+(a redeal hands the waste back in the order it was first drawn, and removals only delete
+cards from it), so a whole position is a handful of integers:
+
+======== ==================================================================================
+field    meaning
+======== ==================================================================================
+board    bit mask of the slots still on the board (pyramid cards and stock/waste cards)
+lo       the first stock slot: deck slots ``>= lo`` on the board are the stock, deck slots
+         ``< lo`` on the board are in the waste; normalised so that slot ``lo`` is on the
+         board (or ``lo`` is one past the deck), so equal positions have equal keys
+piles    for several waste piles, a tuple of one slot mask per pile (bottom to top is low
+         bit to high bit, the top card is the highest bit); ``0`` for one pile (the waste is
+         simply every deck slot below ``lo``)
+cells    bit mask of the slots whose cards sit in a free cell
+pno      pass number (``0`` when passes are unlimited: the number then changes nothing)
+flag     1 when this pass removed something (kept only under the stall rule, else ``0``)
+======== ==================================================================================
+
+The tuple ``(board, lo, piles, cells, pno, flag)`` is the canonical key of a position:
+two positions with the same key have the same future. Uncovered pyramid cards come from
+precomputed covering masks (cached per pyramid mask; only 1430 pyramid masks are reachable).
+
+>>> from pyramid_widget.engine.game import Game
+>>> model = Model.from_game(Game("medium", deal=7))
+>>> board, lo, piles, cells, pno, flag = model.root
+>>> bin(board).count("1"), lo, pno
+(52, 28, 1)
+>>> model.macro, model.describe(model.expand(model.root)[0][0])
+(True, 'AH+QS')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyramid_widget.engine.cards import KING, Card, make_card, rank
+from pyramid_widget.engine.layout import BLOCKERS_MASK, COVERED_BY_MASK, SIZE
+from pyramid_widget.engine.moves import Move
+from pyramid_widget.engine.position import Position
+from pyramid_widget.engine.rules import RuleSet
+
+State = tuple[int, int, Any, int, int, int]
+"""``(board, lo, piles, cells, pno, flag)``; ``piles`` is a tuple of masks typed as int for
+one pile (see the module docstring)."""
+
+PAIR, KING_ALONE, DRAW, REDEAL, CELL = range(5)
+"""Move kinds of the compact moves ``(kind, slot_a, slot_b)``."""
+
+CompactMove = tuple[int, int, int]
+Successors = list[tuple[CompactMove, State]]
+
+PYRAMID_ALL = (1 << SIZE) - 1
+
+RELATED = tuple(
+    BLOCKERS_MASK[p] | sum(1 << q for q in range(SIZE) if BLOCKERS_MASK[q] >> p & 1)
+    for p in range(SIZE)
+)
+"""``RELATED[p]``: the positions that cover ``p`` or that ``p`` covers, directly or not."""
+
+
+@dataclass
+class Model:
+    """A position compiled for search: slot tables, masks and the rule set's switches.
+
+    Build it with :meth:`from_game` or :meth:`from_position`; :attr:`root` is the start.
+    """
+
+    rules: RuleSet
+    cards: list[Card]
+    """``cards[slot]``: the card in each slot (``-1`` for an empty pyramid position)."""
+    deck_lo: int
+    deck_hi: int
+    root: State
+    partners: list[int]
+    """``partners[slot]``: slots whose cards pair with this slot's card."""
+    needs: list[int]
+    """``needs[slot]``: the partner slots that could ever meet this card (pruning)."""
+    affects: list[int]
+    """``affects[slot]``: required slots whose ``needs`` contain ``slot``."""
+    required: int
+    kings: int
+    rank_masks: list[int]
+    sw: Switches = None  # type: ignore[assignment]  # set by from_position
+    class_masks: list[int] = field(default_factory=list)
+    """``class_masks[slot]``: every slot of the rank class {r, 13 - r} of the slot's card."""
+    macro: bool = False
+    class_list: list[int] = field(default_factory=list)
+    """The slot masks of the rank classes {r, 13 - r} (sum-13 pairing) with cards in play."""
+    dig_cache: dict[int, int] = field(default_factory=dict)
+    """Answers of :func:`pyramid_widget.solver.prune.dig.dig_dead` per rank class."""
+    inert_cache: dict[int, int] = field(default_factory=dict)
+    """Deck cards with no partner left, per rank class (:mod:`pyramid_widget.solver.prune.dig`)."""
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_game(cls, game: object) -> Model:
+        """Compile the current position of an engine ``Game``."""
+        from pyramid_widget.engine.game import Game
+
+        assert isinstance(game, Game)
+        return cls.from_position(game.rules, game.position)
+
+    @classmethod
+    def from_position(cls, rules: RuleSet, pos: Position) -> Model:
+        """Compile an engine :class:`~pyramid_widget.engine.position.Position` under ``rules``."""
+        waste = sorted((c for pile in pos.wastes for c in pile), key=pos.drawn_at.__getitem__)
+        deck = waste + list(reversed(pos.stock))
+        cards = [-1 if c is None else c for c in pos.pyramid] + deck
+        slot_of = {c: s for s, c in enumerate(cards) if c >= 0}
+        deck_lo, deck_hi = SIZE, SIZE + len(deck)
+        board = sum(1 << s for s, c in enumerate(cards) if c >= 0)
+        cells = 0
+        empty = [p for p in range(SIZE) if cards[p] < 0]
+        for c in (c for c in pos.cells if c is not None):
+            if c in pos.pyramid_cards:  # still a pyramid card: it keeps a pyramid slot
+                slot = empty.pop(0)
+                cards[slot] = c
+            else:
+                slot = len(cards)
+                cards.append(c)
+            cells |= 1 << slot
+        piles: object = 0
+        if rules.waste_piles > 1:
+            piles = tuple(sum(1 << slot_of[c] for c in pile) for pile in pos.wastes)
+        lo = _normalise(board, deck_lo + len(waste), deck_hi)
+        pno = pos.pass_number if rules.passes is not None else 0
+        flag = int(pos.pass_removed) if rules.stall_rule else 0
+        root: State = (board, lo, piles, cells, pno, flag)
+        model = cls(rules, cards, deck_lo, deck_hi, root, [], [], [], 0, 0, [])
+        model._tables()
+        model.sw = Switches(rules, model.kings)
+        model.macro = (
+            rules.waste_piles == 1 and rules.draw_count == 1 and not rules.cells
+        ) and rules.win == "pyramid"
+        return model
+
+    def _tables(self) -> None:
+        """Precompute partner, requirement and rank masks (see :func:`needs_mask`)."""
+        rules, cards = self.rules, self.cards
+        n = len(cards)
+        self.rank_masks = [0] * 14
+        for s, c in enumerate(cards):
+            if c >= 0:
+                self.rank_masks[rank(c)] |= 1 << s
+        # pairing depends on ranks only: two cards of ranks r and r2 (not the same card)
+        pair_ranks = [0] + [
+            sum(
+                m
+                for r2, m in enumerate(self.rank_masks)
+                if r2 and rules.pairs(make_card(r, 0), make_card(r2, 1))
+            )
+            for r in range(1, 14)
+        ]
+        self.partners = [
+            pair_ranks[rank(c)] & ~(1 << s) if c >= 0 else 0 for s, c in enumerate(cards)
+        ]
+        self.kings = self.rank_masks[KING]
+        lone = self.kings if rules.kings_alone else 0
+        must = PYRAMID_ALL if rules.win == "pyramid" else (1 << n) - 1
+        if rules.cells and rules.win == "pyramid":
+            must = 0  # prunings below assume no cell; with one, requiring nothing stays sound
+        self.required = must & ~lone & sum(1 << s for s in range(n) if cards[s] >= 0)
+        self.needs = [needs_mask(self, s) for s in range(n)]
+        self.affects = [0] * n
+        for q in slots_of(self.required):
+            for s in slots_of(self.needs[q]):
+                self.affects[s] |= 1 << q
+        self.class_masks = [
+            self.rank_masks[rank(c)] | self.rank_masks[13 - rank(c)] if c >= 0 else 0 for c in cards
+        ]
+        masks = (self.rank_masks[r] | self.rank_masks[13 - r] for r in range(1, 7))
+        self.class_list = [m for m in masks if m]
+
+    # -- queries ------------------------------------------------------------------------
+
+    def is_win(self, state: State) -> bool:
+        """Whether the engine would call this position won."""
+        if self.rules.win == "pyramid":  # a pyramid card parked in a cell is not cleared
+            return not (state[0] | state[3]) & PYRAMID_ALL
+        return not state[0] and not state[3]
+
+    def is_dead(self, state: State) -> bool:
+        """Whether a required card can no longer meet a partner (full check, for the root)."""
+        alive = state[0] | state[3]
+        return _starved(self, alive & self.required, alive) or not self._counts_ok(alive, -1)
+
+    def pyramid_left(self, state: State) -> int:
+        """How many pyramid cards are left (in the pyramid or parked in a cell)."""
+        return ((state[0] | state[3]) & PYRAMID_ALL).bit_count()
+
+    def to_move(self, move: tuple[int, ...]) -> Move:
+        """Turn a compact move into an engine :class:`~pyramid_widget.engine.moves.Move`."""
+        kind, a, b = move[:3]
+        if kind == PAIR:
+            return Move.pair(self.cards[a], self.cards[b])
+        if kind == KING_ALONE:
+            return Move.king(self.cards[a])
+        if kind == CELL:
+            return Move.to_cell(self.cards[a])
+        return Move.draw() if kind == DRAW else Move.redeal()
+
+    def describe(self, move: tuple[int, ...]) -> str:
+        """The engine text of a compact move (``"5H+8C"``, ``"draw"``...)."""
+        return str(self.to_move(move))
+
+    def _counts_ok(self, alive: int, r: int) -> bool:
+        """Hall's condition per rank class for sum-13 pairing: the cards of rank ``x`` that
+        must still go each need their *own* partner of rank ``13 - x`` that they could meet
+        (a matching, checked by augmenting paths on at most four cards a side);
+        ``r = -1`` checks every class. Under other pairings (``r`` is then ignored) every
+        card that must go needs its own partner among the cards in play: see
+        :func:`own_partners`."""
+        if self.rules.pairing != "sum13":
+            return own_partners(self, alive)
+        rm, req, needs = self.rank_masks, self.required & alive, self.needs
+        for x in range(1, 13) if r < 0 else (r, 13 - r):
+            if x in (0, 13):
+                continue
+            want = req & rm[x]
+            if not want:
+                continue
+            if want.bit_count() > (alive & rm[13 - x]).bit_count():
+                return False
+            if not _matching(want, needs, alive):
+                return False
+        return True
+
+    def expand(self, state: State) -> list[tuple[tuple[int, ...], State]]:
+        """Return ``(move, next_state)`` for the moves worth trying, best first: macro moves
+        (:mod:`pyramid_widget.solver.macro`) when :attr:`macro`, else single engine moves.
+
+        Dead successors (see :func:`needs_mask`) are left out; an available King is the only
+        move returned when Kings go alone (removing it never hurts: see the solver docs).
+        """
+        if self.macro:
+            from pyramid_widget.solver.macro import expand_macro
+
+            return expand_macro(self, state)  # type: ignore[return-value]
+        from pyramid_widget.solver.moves import expand
+
+        return expand(self, state)  # type: ignore[return-value]
+
+    def for_shortest(self) -> Model:
+        """A copy whose move generator keeps every line of fewest moves (see
+        :attr:`Switches.forced_out`)."""
+        twin = dataclasses.replace(self)
+        twin.sw = Switches(self.rules, self.kings, shortest=True)
+        return twin
+
+    def line(self, steps: Sequence[tuple[State, tuple[int, ...]]]) -> list[Move]:
+        """Engine moves for a path of ``(position, move)`` steps found by a search."""
+        if self.macro:
+            from pyramid_widget.solver.macro import macro_line
+
+            return macro_line(self, steps)  # type: ignore[arg-type]
+        return [self.to_move(m[:3]) for _, m in steps]
+
+    def dominance(self, state: State) -> tuple[object, int]:
+        """Split a position into a key and a value: of two positions with the same key, the
+        one with the smaller value can play every move of the other (see
+        ``_dominated`` in :mod:`pyramid_widget.solver.search`)."""
+        board, lo, piles, cells, pno, flag = state
+        if not self.macro:
+            return (board, lo, piles, cells, flag), pno
+        if self.rules.passes is not None:
+            return (board, flag), pno * 128 + lo
+        return (board, flag), lo if self.rules.stall_rule and not flag else 0
+
+
+class Switches:
+    """The rule set's switches as plain attributes, read once per model for the hot loop."""
+
+    def __init__(self, rules: RuleSet, kings: int, shortest: bool = False) -> None:
+        z = rules.pair_zones
+        self.pp = "pyramid+pyramid" in z
+        self.pw = "pyramid+waste" in z
+        self.ps = "pyramid+stock" in z
+        self.sw = "stock+waste" in z
+        self.ww = "waste+waste" in z
+        self.cp = "cell+pyramid" in z
+        self.cw = "cell+waste" in z
+        self.cs = "cell+stock" in z
+        self.cc = "cell+cell" in z
+        self.kings = kings if rules.kings_alone else 0
+        """Kings that may go alone."""
+        self.forced = self.kings if rules.pairing == "sum13" else 0
+        """Kings whose removal is forced when available in the pyramid (they pair with
+        nothing)."""
+        self.forced_out = 0 if shortest and rules.win == "pyramid" else self.forced
+        """Kings forced when available outside the pyramid: not when counting moves under a
+        pyramid-only win, where a line may leave a waste King alone and save a move."""
+        self.stock_top = rules.stock_top_available
+        self.piles = rules.waste_piles
+        self.draw = rules.draw_count
+        self.passes = rules.passes
+        self.stall = rules.stall_rule
+        self.cells = rules.cells
+        self.sum13 = rules.pairing == "sum13"
+        self.plain_last = (
+            self.sum13
+            and rules.kings_alone
+            and self.forced_out == self.kings
+            and not (self.ps or self.sw or self.ww or self.stock_top)
+            and self.pw
+            and self.pp
+        )
+        """Whether :func:`pyramid_widget.solver.macro.candidates` may take its last-pass
+        shortcut (pyramid and waste pairs only, every King removed at once)."""
+
+
+def needs_mask(model: Model, slot: int, *, cell: bool | None = None) -> int:
+    """The partner slots that could ever be removed together with ``slot``'s card.
+
+    Soundness: without a free cell a pyramid card and a card it covers (directly or not) can
+    never both be available, because a covered card becomes available only after every card
+    covering it has left the board, and a pyramid card leaves only by being removed. So such
+    partners are no use. Zones the rule set never pairs are no use either. With a free cell
+    a card can step out of the pyramid, so every partner counts.
+    """
+    rules, cards = model.rules, model.cards
+    partners = model.partners[slot]
+    if (rules.cells if cell is None else cell) or cards[slot] < 0:
+        return partners
+    zones = rules.pair_zones
+    deck = ((1 << model.deck_hi) - 1) & ~PYRAMID_ALL
+    if slot < SIZE:
+        keep = deck if {"pyramid+stock", "pyramid+waste"} & zones else 0
+        if "pyramid+pyramid" in zones:
+            keep |= PYRAMID_ALL & ~RELATED[slot]
+        return partners & keep
+    keep = PYRAMID_ALL if {"pyramid+stock", "pyramid+waste"} & zones else 0
+    if {"stock+waste", "waste+waste"} & zones:
+        keep |= deck
+    return partners & keep
+
+
+def own_partners(model: Model, alive: int) -> bool:
+    """Whether every card of ``alive`` that must still go can be given a partner of its own
+    among ``alive`` that it could meet (``Model.needs``).
+
+    Soundness: the pairs of a winning line are disjoint, so sending each card that must go to
+    the card it leaves with gives every such card a different partner (two cards that must go
+    and leave together are each other's). Under sum-13 pairing this is Hall's condition per
+    rank class (:meth:`Model._counts_ok`); under adjacent ranks (``cheops``), where a card
+    has many partners, it is what catches a group of ranks that cannot all be paired, which
+    no single card's test sees: deal 111 has all four Aces and all four 3s in the pyramid,
+    and the Aces' partners are too few once covering rules some out.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> ace_over_ace = [None] * 15 + ["AH"] + [None] * 5 + ["AS"] + [None] * 6
+    >>> g = Game.from_position("cheops", pyramid=ace_over_ace, stock=["2C", "2D"])
+    >>> own_partners(Model.from_game(g), Model.from_game(g).root[0])
+    True
+    >>> g = Game.from_position("cheops", pyramid=ace_over_ace, stock=["2C", "KD"])
+    >>> own_partners(Model.from_game(g), Model.from_game(g).root[0])  # one 2 for two Aces
+    False
+    """
+    return _matching(alive & model.required, model.needs, alive)
+
+
+def _starved(model: Model, check: int, alive: int) -> bool:
+    """Whether some slot in ``check`` has no partner left in ``alive`` it could meet."""
+    return starved_in(check, model.needs, alive)
+
+
+def starved_in(check: int, needs: list[int], alive: int) -> bool:
+    """Whether some slot in ``check`` has no partner in ``alive`` among ``needs[slot]``."""
+    while check:
+        low = check & -check
+        if not needs[low.bit_length() - 1] & alive:
+            return True
+        check ^= low
+    return False
+
+
+def _matching(want: int, needs: list[int], alive: int) -> bool:
+    """Whether every slot of ``want`` can get a distinct partner from ``needs[slot] & alive``."""
+    return matched(want, needs, alive, give_up=True) == want.bit_count()
+
+
+def matched(want: int, needs: list[int], alive: int, *, give_up: bool = False) -> int:
+    """How many slots of ``want`` can get distinct partners from ``needs[slot] & alive`` at
+    once (a maximum matching, by augmenting paths); with ``give_up``, the count so far as
+    soon as one slot cannot be placed.
+
+    >>> matched(0b11, [0b100, 0b100, 0], 0b100)  # two slots, one partner between them
+    1
+    """
+    owner: dict[int, int] = {}
+    count = 0
+    while want:
+        low = want & -want
+        want ^= low
+        if _place(low.bit_length() - 1, 0, needs, alive, owner) >= 0:
+            count += 1
+        elif give_up:
+            break
+    return count
+
+
+def _place(q: int, tried: int, needs: list[int], alive: int, owner: dict[int, int]) -> int:
+    """One augmenting-path step of :func:`matched`: give slot ``q`` a partner not in
+    ``tried``, moving earlier owners on as needed; the partners tried, or -1 if none.
+    (A function of its own, not a closure: a recursive closure is a reference cycle, left
+    for the garbage collector, which :func:`pyramid_widget.solver.search.collector_paused`
+    holds off during a search.)"""
+    options = needs[q] & alive & ~tried
+    while options:
+        low = options & -options
+        options ^= low
+        tried |= low
+        holder = owner.get(low)
+        if holder is None:
+            owner[low] = q
+            return tried
+        again = _place(holder, tried, needs, alive, owner)
+        if again >= 0:
+            owner[low] = q
+            return again
+    return -1
+
+
+def _normalise(board: int, lo: int, hi: int) -> int:
+    """Move ``lo`` up to the next deck slot still on the board (``hi`` if none)."""
+    rest = board >> lo
+    if not rest:
+        return hi
+    return lo + (rest & -rest).bit_length() - 1
+
+
+def covered_cache() -> dict[int, int]:
+    """A fresh cache for :func:`uncovered`."""
+    return {}
+
+
+def uncovered(pyr: int, cache: dict[int, int]) -> int:
+    """Bit mask of the uncovered positions of the pyramid mask ``pyr`` (cached).
+
+    >>> bin(uncovered(PYRAMID_ALL, {}))
+    '0b1111111000000000000000000000'
+    """
+    hit = cache.get(pyr)
+    if hit is not None:
+        return hit
+    result, rest = 0, pyr
+    while rest:
+        low = rest & -rest
+        if not pyr & COVERED_BY_MASK[low.bit_length() - 1]:
+            result |= low
+        rest ^= low
+    cache[pyr] = result
+    return result
+
+
+def slots_of(mask: int) -> Sequence[int]:
+    """The slot numbers set in ``mask``, lowest first.
+
+    >>> slots_of(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,0 +1,603 @@
+"""Shortest mode for one waste pile, draw one, no cell: A* over macro moves with a bound that
+counts the removals still needed and the moves a line must spend besides.
+
+The rule sets here (easy, medium, hard, relaxed, cheops and compositions like them) use the
+removal-to-removal *macro moves* of :mod:`pyramid_widget.solver.macro`; a macro move costs
+the draws and redeal it stands for plus one for its removal. The search is A* with the
+bound of :func:`extra_bound` (the argument is there), re-opening a position when a cheaper
+way to it turns up, so the bound need only be admissible.
+
+>>> from pyramid_widget.engine.game import Game
+>>> from pyramid_widget.solver.model import Model
+>>> from pyramid_widget.solver.search import Budget
+>>> g = Game.from_position("relaxed", pyramid=[None] * 26 + ["5H", "9C"], stock=["2D", "8D", "4S"])
+>>> [str(m) for m in macro_a_star(Model.from_game(g), Budget(None, None)).line]
+['draw', '5H+8D', '4S+9C']
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from operator import itemgetter
+
+from pyramid_widget.engine.cards import rank
+from pyramid_widget.engine.moves import Move
+from pyramid_widget.solver.macro import (
+    Candidate,
+    MacroMove,
+    _macro_move,
+    buried,
+    candidates,
+    macro_line,
+)
+from pyramid_widget.solver.model import (
+    PYRAMID_ALL,
+    Model,
+    State,
+    matched,
+    slots_of,
+    starved_in,
+)
+from pyramid_widget.solver.moves import dead_after
+from pyramid_widget.solver.search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
+
+LOST = 1 << 20
+"""What :func:`extra_bound` returns when some pyramid card can never get a partner."""
+
+Key = tuple[int, int, int]
+Link = tuple[Key, int, int, int]
+"""How a position was reached: the position before and the removal (a candidate)."""
+Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
+"""The requirements of :meth:`Tables.extra` (see :meth:`Tables.groups`)."""
+Info = tuple[int, list[int], Groups | None, int]
+"""What :meth:`Tables.pyramid` keeps per pyramid mask."""
+
+
+def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
+    """The fewest engine moves to a win (draws and redeals count), or ``found=False``.
+
+    A* over macro moves (cost: the draws and redeal a move stands for plus one for the
+    removal) with an admissible bound: removals still needed plus :func:`extra_bound`
+    (under sum-13 pairing; else :func:`~pyramid_widget.solver.search.lower_bound` plus
+    :func:`draws_bound`). The bound is admissible but not always consistent, so a position
+    reached again more cheaply is searched again; the first win taken off the queue is then
+    a shortest one. The full bound is taken lazily: a position is queued with
+    ``max(removals, parent's bound - step)`` (admissible: the parent's bound is at most
+    ``step`` plus the child's distance) and gets the full bound when it comes off the
+    queue, going back in if that raises it. Positions that another queued one reaches by
+    draws at no greater cost are skipped (:class:`_Dominance`).
+    Removals are only tried at their earliest stop, which is also the cheapest. Where the
+    stock top is available, a King there is removed, never drawn (:func:`_king_barriers`).
+    The dead-end test is cached per rank class (:func:`_dead_test`).
+    ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
+    """
+    root = model.root
+    if model.is_dead(root):
+        return Result(False, [], 1)
+    hi = model.deck_hi
+    limited = model.rules.passes is not None
+    passes = model.rules.passes if model.rules.passes is not None else 1 << 30
+    fl = 1 if model.rules.stall_rule else 0
+    limit = ceiling if ceiling is not None else LOST - 1
+    bound, cheap, known = _bound_functions(model)
+    rkey: Key = (root[0], root[1], root[4])
+    cost: dict[Key, int] = {rkey: 0}
+    parent: dict[Key, Link | None] = {rkey: None}
+    h0 = bound(root[0], root[1], root[4])
+    if h0 > limit:
+        return Result(False, [], 1)
+    heap = [(h0, 0, rkey, h0)]
+    dominated = _Dominance(model).dominated
+    dead, dead_cache = _dead_test(model)
+    classes = model.class_masks
+    sw = model.sw
+    stop_kings = sw.forced & ~PYRAMID_ALL if sw.stock_top and not sw.stall else 0
+    seen: dict[int, list[tuple[int, int, int]]] = {}
+    if not model.rules.stall_rule:  # under the stall rule the root may not redeal freely
+        seen[root[0]] = [(root[4], root[1], 0)]
+    nodes = 0
+    try:
+        while heap:
+            f, negg, key, h = heapq.heappop(heap)
+            g = -negg
+            if cost[key] < g:
+                continue
+            board, lo, pno = key
+            if h < 0:  # queued with the cheap bound: take the full one now (lazy A*)
+                h = bound(board, lo, pno)
+                if g + h > f:
+                    if g + h <= limit:
+                        heapq.heappush(heap, (g + h, negg, key, h))
+                    continue
+            state = (board, lo, 0, 0, pno, fl if key != rkey else root[5])
+            nodes += 1
+            if not board & PYRAMID_ALL:
+                return Result(True, _line(model, parent, key), nodes)
+            if not nodes % CHECK_EVERY:
+                budget.check(nodes)
+            deck = board & ~PYRAMID_ALL
+            ahead = (deck >> lo).bit_count()  # the draws to the end of the stock
+            behind = (deck & ((1 << lo) - 1)).bit_count()  # the waste
+            kings = deck & stop_kings  # never drawn: see _king_barriers
+            near, far = hi, hi  # the last stop allowed in this pass and in the next
+            if kings:
+                near, far = _king_barriers(kings, lo, hi)
+            if near == lo and kings >> lo & 1:
+                moves: list[Candidate] = [(1 << lo, lo, 0)]
+            else:
+                moves = candidates(model, state)
+            for bits, at, crossed in moves:
+                if at > (far if crossed else near):
+                    continue
+                if crossed:
+                    step = ahead + 2 + (deck & ((1 << at) - 1)).bit_count()
+                else:
+                    step = (deck & ((1 << at) - 1)).bit_count() - behind + 1
+                nboard = board & ~bits
+                nlo = at
+                if bits >> at & 1:
+                    rest = nboard >> at
+                    nlo = at + (rest & -rest).bit_length() - 1 if rest else hi
+                npno = pno + crossed if limited else 0
+                nkey = (nboard, nlo, npno)
+                ng = g + step
+                if cost.get(nkey, limit + 1) <= ng:
+                    continue
+                entries = seen.get(nboard)
+                if entries is not None and dominated(entries, nboard, nlo, npno, ng):
+                    continue
+                # pathmax: h - step is admissible for the child since h is for the parent
+                info = known.get(nboard & PYRAMID_ALL)
+                nf = info[0] if info is not None else cheap(nboard)
+                nf = ng + (nf if nf > h - step else h - step)
+                if nf > limit:
+                    continue
+                hit = dead_cache.get(nboard & classes[(bits & -bits).bit_length() - 1])
+                if hit or (hit is None and dead(nboard, bits)):
+                    continue
+                if npno >= passes and buried(model, nboard, nlo):
+                    continue
+                cost[nkey] = ng
+                if entries is None:
+                    seen[nboard] = [(npno, nlo, ng)]
+                else:
+                    entries.append((npno, nlo, ng))
+                parent[nkey] = (key, bits, at, crossed)
+                heapq.heappush(heap, (nf, -ng, nkey, -1))
+    except OutOfBudget:
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)
+
+
+def _dead_test(model: Model) -> tuple[Callable[[int, int], bool], dict[int, bool]]:
+    """``dead(board, bits)``: whether the position left after removing ``bits`` is a dead end
+    (:func:`~pyramid_widget.solver.moves.dead_after`). Under sum-13 pairing the answer
+    depends only on the cards left of the removed cards' rank class {r, 13 - r} (partners
+    and needs stay inside the class), so it is cached per class remainder; and every card
+    of the class that must go is checked, not only those the removal touched (a card with
+    no partner left it could meet makes any position lost). Also returned: that cache,
+    ``board & class_masks[lowest slot of bits]`` to the answer (the hot loop looks there
+    first; empty under other pairings)."""
+    cache: dict[int, bool] = {}
+    if model.rules.pairing != "sum13":
+        return lambda board, bits: dead_after(model, board, bits), cache
+    classes, needs, required, cards = model.class_masks, model.needs, model.required, model.cards
+
+    def dead(board: int, bits: int) -> bool:
+        slot = (bits & -bits).bit_length() - 1
+        left = board & classes[slot]
+        hit = cache.get(left)
+        if hit is None:
+            r = rank(cards[slot])
+            hit = starved_in(left & required, needs, left) or (
+                r != 13 and not model._counts_ok(left, r)
+            )
+            cache[left] = hit
+        return hit
+
+    return dead, cache
+
+
+def _king_barriers(kings: int, lo: int, hi: int) -> tuple[int, int]:
+    """The last stops a macro move may use, in this pass and in the next, when the stock top
+    is available and the deck ``kings`` (Kings that go alone and pair with nothing) must
+    never be drawn: no crossing while a King is in the stock; else no stop past the first
+    King of the next pass. (``-1``: nothing allowed.)
+
+    Soundness: a line that draws such a King ``K`` can remove it instead at that moment,
+    from the stock top (one move either way) and then play on unchanged, dropping its later
+    moves with ``K`` (draws in later passes, its removal): ``K`` pairs with nothing, so no
+    move of the line needed it, and with it gone the waste shows the card under it, which
+    only adds moves. That line is no longer and draws one King fewer; repeating, some
+    shortest line never draws a King. For the same reason a King that is the stock top
+    now is removed at once (a removal at this stop commutes with it), which the search
+    makes the only move there. Not used under the stall rule, where moving a King's
+    removal to an earlier pass could leave a later pass without a removal.
+
+    >>> _king_barriers(1 << 40 | 1 << 30, 35, 52)  # a King ahead at 40, one in the waste
+    (40, -1)
+    >>> _king_barriers(1 << 30, 35, 52)
+    (52, 30)
+    """
+    ahead = kings >> lo << lo
+    if ahead:
+        return (ahead & -ahead).bit_length() - 1, -1
+    return hi, (kings & -kings).bit_length() - 1
+
+
+class _Dominance:
+    """Skip a position that another one already queued reaches by draws and a redeal at no
+    greater cost.
+
+    Soundness: if position ``A`` (cost so far ``g_A``) turns into ``B`` by drawing (and
+    redealing) ``c`` times and ``g_A + c <= g_B``, every line from ``B`` can be played from
+    ``A`` with those draws in front, at no greater total; and the macro moves of ``A`` cover
+    those of ``B`` (its draw closure contains ``B``'s, and a removal that ``B`` makes in the
+    next pass ``A`` makes at the same stop a pass earlier, more cheaply, into a position
+    that dominates in turn). So a shortest line through ``B`` is matched by one through
+    ``A``. Across a redeal this is used only without the stall rule (there, ``A`` could
+    only redeal if its pass removed something, and a line after the redeal would start a
+    pass that has removed nothing, unlike ``B``'s).
+    """
+
+    def __init__(self, model: Model) -> None:
+        self.cross = model.rules.passes is not None and not model.rules.stall_rule
+
+    def dominated(
+        self, entries: list[tuple[int, int, int]], board: int, lo: int, pno: int, g: int
+    ) -> bool:
+        """Whether an entry ``(pass, stock index, cost)`` for ``board`` dominates."""
+        deck = board & ~PYRAMID_ALL  # (the deck has no slots below start or from hi on)
+        for p, at, cost in entries:
+            if p == pno:  # the draws from at to lo
+                if at <= lo and cost + (deck >> at & ((1 << (lo - at)) - 1)).bit_count() <= g:
+                    return True
+            elif (
+                p == pno - 1  # the draws to the end, the redeal and the draws up to lo
+                and self.cross
+                and cost + (deck >> at).bit_count() + 1 + (deck & ((1 << lo) - 1)).bit_count() <= g
+            ):
+                return True
+        return False
+
+
+def _bound_functions(
+    model: Model,
+) -> tuple[Callable[[int, int, int], int], Callable[[int], int], dict[int, Info]]:
+    """``bound(board, lo, pno)``: removals still needed plus :func:`extra_bound`;
+    ``cheap(board)``: a quicker admissible bound (removals only); and the per-pyramid cache
+    whose entries start with ``cheap``'s answer (looked up inline in the hot loop)."""
+    if model.rules.pairing == "sum13" and model.rules.win == "pyramid":
+        tables = Tables(model)
+        return tables.bound, tables.removals, tables.cache
+
+    def plain(board: int, lo: int, pno: int) -> int:
+        state = (board, lo, 0, 0, pno, 0)
+        return lower_bound(model, state) + draws_bound(model, board, lo)
+
+    def cheap(board: int) -> int:
+        return lower_bound(model, (board, 0, 0, 0, 0, 0))
+
+    return plain, cheap, {}
+
+
+class Tables:
+    """Per-model tables for :func:`extra_bound` (ranks of the deck slots and so on)."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.rank = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.masks = model.rank_masks
+        self.top = model.rules.stock_top_available
+        self.passes = model.rules.passes
+        self.lo, self.hi = model.deck_lo, model.deck_hi
+        self.shared = model.sw.sw
+        """Whether the stock top pairs with the waste top (one move can then take a card of
+        the stock and one of the waste)."""
+        self.cache: dict[int, Info] = {}
+        self.before = [0] * self.hi
+        """Scratch for :meth:`costs` (each call writes the slots it reads)."""
+        self.stock_cache: dict[int, tuple[list[int], int, list[int]]] = {}
+        """:meth:`stock_walk` per pyramid and stock (one mask: their slots never overlap)."""
+
+    def bound(self, board: int, lo: int, pno: int) -> int:
+        """Removals still needed plus the extra moves (see :func:`extra_bound`)."""
+        pyr = board & PYRAMID_ALL
+        info = self.cache.get(pyr)
+        if info is None:
+            info = self.cache[pyr] = self.pyramid(pyr)
+        return info[0] + self.extra(board, lo, pno, info)
+
+    def removals(self, board: int) -> int:
+        """The removals still needed (:func:`pyramid_removals`), cached per pyramid."""
+        pyr = board & PYRAMID_ALL
+        info = self.cache.get(pyr)
+        if info is None:
+            info = self.cache[pyr] = self.pyramid(pyr)
+        return info[0]
+
+    def pyramid(self, pyr: int) -> Info:
+        """``(removals, base, groups, lonely)`` for the pyramid mask ``pyr``: the removal
+        bound, the offset of each rank into :data:`EXCESS`, the deck cards that must be
+        played with pyramid cards and the pyramid cards that must go but meet no pyramid
+        card that could partner them (see :meth:`groups`)."""
+        masks, needs = self.masks, self.model.needs
+        counts = [(pyr & m).bit_count() for m in masks]
+        removals = counts[13]
+        base = [0] * 14
+        base[13] = counts[13] * 625  # Kings: no partner rank, no pairs
+        wanted = []
+        deck = sum(masks[1:]) & ~PYRAMID_ALL
+        for r in range(1, 7):
+            m = 13 - r
+            pairs = matched(pyr & masks[r], needs, pyr & masks[m])
+            removals += counts[r] + counts[m] - pairs
+            base[r] = ((counts[r] * 5 + counts[m]) * 5 + pairs) * 25
+            base[m] = ((counts[m] * 5 + counts[r]) * 5 + pairs) * 25
+            if counts[r] > pairs:
+                wanted.append((counts[r] - pairs, masks[m] & deck))
+            if counts[m] > pairs:
+                wanted.append((counts[m] - pairs, masks[r] & deck))
+        lonely = 0
+        check = pyr & self.model.required
+        while check:
+            low = check & -check
+            check ^= low
+            slot = low.bit_length() - 1
+            if not needs[slot] & pyr:
+                lonely |= low
+                wanted.append((1, needs[slot] & deck))
+        return removals, base, self.groups(wanted), lonely
+
+    @staticmethod
+    def groups(wanted: list[tuple[int, int]]) -> Groups | None:
+        """The tests of :meth:`extra` for the requirements ``(e, slots)``: the ``e``-th
+        cheapest deck card among ``slots`` must be played (``e = 1`` for a pyramid card
+        whose only partners are the deck cards ``slots``); each as ``(e, get)`` with ``get``
+        picking the costs of ``slots`` from :meth:`costs`' list. ``None`` when some
+        requirement can never be met (fewer than ``e`` such deck cards in the whole deck).
+        A requirement whose answer is never above another's is left out: the ``e``-th
+        cheapest of a set is at most the ``e'``-th cheapest of a subset for ``e' >= e``."""
+        kept: list[tuple[int, int]] = []
+        for e, slots in sorted(set(wanted), key=lambda w: (-w[0], w[1].bit_count())):
+            if slots.bit_count() < e:
+                return None
+            if not any(e2 >= e and not s2 & ~slots for e2, s2 in kept):
+                kept.append((e, slots))
+        out: Groups = []
+        for e, slots in kept:
+            picks = slots_of(slots)
+            if len(picks) == 1:
+                picks = [picks[0], picks[0]]  # a tuple from itemgetter, e = 1
+            out.append((e, itemgetter(*picks)))
+        return out
+
+    def extra(self, board: int, lo: int, pno: int, info: Info) -> int:
+        """See :func:`extra_bound`; ``info`` is :meth:`pyramid` of the board."""
+        # the dearest card that must be played: the allowance's, and a partner of each
+        # pyramid card whose every partner that could meet it is a deck card (one with none
+        # left makes the position lost: its partners cost LOST)
+        drawn = 0 if self.top else self.drawn(board, lo, info[3])
+        groups = info[2]
+        if groups is None:
+            return LOST
+        if not groups:
+            return drawn
+        costs = self.costs(board, lo, pno, info[1])
+        worst = drawn
+        for e, get in groups:
+            c = min(get(costs)) if e == 1 else sorted(get(costs))[e - 1]
+            if c > worst:
+                worst = c
+        return worst
+
+    def drawn(self, board: int, lo: int, alone: int) -> int:
+        """Without stock top play: the pyramid cards in ``alone`` whose every partner is in
+        the stock each need their own partner drawn (see :func:`draws_bound`)."""
+        needs, stock = self.model.needs, board >> lo << lo
+        count = 0
+        while alone:
+            low = alone & -alone
+            alone ^= low
+            if not needs[low.bit_length() - 1] & board & ~stock:
+                count += 1
+        return count
+
+    def stock_walk(self, stock: int, base: list[int]) -> tuple[list[int], int, list[int]]:
+        """The stock part of :meth:`costs` (it depends only on the pyramid and the stock,
+        so it is cached per pair): the costs of the stock cards in a list indexed by slot
+        (:data:`LOST` elsewhere), the moves spent passing the whole stock and the excess
+        table indices after it."""
+        ranks = self.rank
+        out = [LOST] * self.hi
+        at = base[:]
+        acc = 0
+        if self.top:
+            while stock:  # this pass: the stock from its top
+                low = stock & -stock
+                stock ^= low
+                s = low.bit_length() - 1
+                k = ranks[s]
+                i = at[k]
+                out[s] = acc + OWN[i]
+                acc += STEP[i]
+                at[k] = i + 5
+                at[13 - k] += 1
+        else:
+            while stock:  # a stock card is drawn before it is played
+                low = stock & -stock
+                stock ^= low
+                s = low.bit_length() - 1
+                out[s] = acc + 1 + OWN[base[ranks[s]]]
+                acc += 1
+        return out, acc, at
+
+    def costs(self, board: int, lo: int, pno: int, base: list[int]) -> list[int]:
+        """For each deck card on the board, the fewest extra moves spent before it is
+        played with a pyramid card, counting its own (see :func:`extra_bound`); indexed by
+        slot, :data:`LOST` for slots not on the board. ``at[k]`` is the index into the
+        excess tables for rank ``k`` (:func:`_excess_tables`) with the cards passed so far.
+
+        A waste card is priced both ways, from the top of the waste and after a redeal; the
+        walk after the redeal (bottom up) stops where it can no longer win: both walks only
+        add (:data:`STEP` is 0 or 1, :data:`OWN` too), so once its total so far is above the
+        top-down walk's total before this card, every card from here up is cheaper from the
+        top."""
+        ranks = self.rank
+        stock = board >> lo << lo
+        pyr_stock = board & PYRAMID_ALL | stock  # pyramid slots < 28 <= lo: no overlap
+        hit = self.stock_cache.get(pyr_stock)
+        if hit is None:
+            hit = self.stock_cache[pyr_stock] = self.stock_walk(stock, base)
+        first, acc, after = hit
+        out = first[:]
+        waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
+        if not waste:
+            return out
+        at = base[:]
+        before = self.before  # the top-down walk's total before each waste card
+        total = 0
+        rest = waste
+        while rest:  # the waste from its top, each card above removed first
+            s = rest.bit_length() - 1
+            rest ^= 1 << s
+            k = ranks[s]
+            i = at[k]
+            before[s] = total
+            out[s] = total + OWN[i]
+            total += STEP[i]
+            at[k] = i + 5
+            at[13 - k] += 1
+        if self.passes is not None and pno >= self.passes:
+            return out
+        if not self.top:
+            acc += 1  # each card's own draw (the redeal's move is the 1 added in ``here``)
+        shared = stock if self.shared else 0
+        partners = self.model.partners
+        at = after[:]
+        while waste:  # the next pass (after the redeal), up to where this one began
+            low = waste & -waste
+            waste ^= low
+            s = low.bit_length() - 1
+            if acc >= before[s]:  # acc + 1 (the redeal) > the top-down total: stop here
+                break
+            k = ranks[s]
+            i = at[k]
+            here = acc + 1 + OWN[i]
+            if here < out[s]:
+                out[s] = here
+            if not partners[s] & shared:  # else it may go with a stock card at once
+                acc += STEP[i]
+                at[k] = i + 5
+                at[13 - k] += 1
+        return out
+
+
+def _excess(pk: int, pm: int, pairs: int, uk: int, um: int, dk: int) -> int:
+    """The fewest moves, beyond the removal bound, that passing ``uk`` and ``um`` deck cards
+    of ranks ``k`` and ``13 - k`` costs, where the pyramid holds ``pk`` and ``pm`` of them
+    and at most ``pairs`` pyramid pairs among them can meet; ``dk`` = 1 when a deck card of
+    rank ``k`` is also played with a pyramid card (the target); see :func:`extra_bound`."""
+    zk = max(0, min(uk, pm - dk))  # deck cards of rank k pair with pyramid 13 - k
+    zm = max(0, min(um, pk))
+    return uk - zk + um - zm + max(zk + dk - (pm - pairs), zm - (pk - pairs), 0)
+
+
+def _excess_tables() -> tuple[list[int], list[int]]:
+    """:func:`_excess` at ``(((pk * 5 + pm) * 5 + pairs) * 5 + uk) * 5 + um``: without a
+    target, and with a deck card of rank ``k`` as the target. (Kings use ``pm = 0``: each
+    costs one.)"""
+    plain, target = [], []
+    for pk in range(5):
+        for pm in range(5):
+            for pairs in range(5):
+                for uk in range(5):
+                    for um in range(5):
+                        plain.append(_excess(pk, pm, pairs, uk, um, 0))
+                        target.append(_excess(pk, pm, pairs, uk, um, 1))
+    return plain, target
+
+
+EXCESS, TARGET = _excess_tables()
+OWN = [t - e for t, e in zip(TARGET, EXCESS, strict=True)]
+"""What a deck card played with a pyramid card costs beyond the cards passed before it."""
+STEP = [EXCESS[i + 5] - EXCESS[i] if i + 5 < len(EXCESS) else 1 for i in range(len(EXCESS))]
+"""What passing one more deck card of the rank costs (never used at the table's end)."""
+
+
+def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
+    """A lower bound on the moves still needed beyond the removal bound
+    (:meth:`Tables.removals`), for sum-13 pairing and a pyramid-only win (0 otherwise).
+
+    The removal bound. A non-King pyramid card leaves in a move of its own unless it goes
+    with another pyramid card it can meet (not one covering it, see
+    :func:`~pyramid_widget.solver.model.needs_mask`); such pairs form a matching inside each
+    rank class {r, 13 - r}. With ``a`` and ``b`` pyramid cards of ranks ``r`` and ``13 - r``
+    and ``M`` the largest matching among them, the class takes at least ``a + b - M``
+    moves; pyramid Kings one each. This is at least the class maximum of
+    :func:`~pyramid_widget.solver.search.lower_bound` (``M <= min(a, b)``).
+
+    The extra moves. If a line makes ``x`` pyramid pairs in the class, ``y1 = a - x`` deck
+    cards of rank ``13 - r`` and ``y2 = b - x`` of rank ``r`` go with pyramid cards, and the
+    class takes ``a + b - x`` moves: ``M - x = y1 - (a - M) = y2 - (b - M)`` more than the
+    removal bound. So deck cards played with pyramid cards cost extra moves beyond an
+    *allowance* of ``a - M`` of rank ``13 - r`` and ``b - M`` of rank ``r`` (at most ``b`` and
+    ``a`` of them can be played so at all), and every other move (a draw, a redeal, a deck
+    card removed alone or with another deck card) is extra too.
+
+    Which deck cards must be played: the allowance itself (``a - M`` deck cards of rank
+    ``13 - r``, taken at their cheapest), and a partner of each pyramid card whose only
+    partners that could meet it are deck cards. Before a deck card ``d`` is played: if ``d``
+    is in the stock, every stock card before it was drawn or removed (from the stock top
+    where the rule set allows it, else after being drawn), and ``d`` itself drawn unless the
+    stock top is available; if ``d`` is in the waste, either every waste card above it was
+    removed, or the stock was run out, the waste redealt (one move) and every card before
+    ``d`` in the new pass drawn or removed. Each of those cards costs a move of its own (a
+    draw; or a removal, which takes at most one card of the stock and one of the waste, so
+    a waste card that may leave with a stock card of this pass is not counted in the new
+    pass), except the ones played with pyramid cards, which cost only what the allowance
+    formula above says (:func:`_excess`, with ``d`` itself counted as played). The bound
+    is the dearest card that must be played, so it never exceeds what a winning line spends.
+
+    It is not always consistent (a removal can change which cards must be played), so the
+    search re-opens positions; see :func:`macro_a_star`.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "8C"])
+    >>> m = Model.from_game(g)
+    >>> extra_bound(m, m.root[0], m.root[1], m.root[4])
+    2
+    """
+    if model.rules.pairing != "sum13" or model.rules.win != "pyramid":
+        return 0
+    tables = Tables(model)
+    return tables.bound(board, lo, pno) - tables.removals(board)
+
+
+def draws_bound(model: Model, board: int, lo: int) -> int:
+    """Draws still needed, at least: where stock cards pair only once drawn (no stock top
+    play), each pyramid card whose every usable partner is still in the stock needs its own
+    partner drawn, one draw a card. Added to the removal bound, it stays admissible."""
+    if model.rules.stock_top_available:
+        return 0
+    needs, stock = model.needs, board >> lo << lo
+    count = 0
+    check = board & model.required & PYRAMID_ALL
+    while check:
+        low = check & -check
+        check ^= low
+        mates = needs[low.bit_length() - 1] & board
+        if mates and not mates & ~stock:
+            count += 1
+    return count
+
+
+def _line(model: Model, parent: dict[Key, Link | None], key: Key) -> list[Move]:
+    steps: list[tuple[State, MacroMove]] = []
+    step = parent[key]
+    while step is not None:
+        pkey, bits, at, crossed = step
+        steps.append(((pkey[0], pkey[1], 0, 0, pkey[2], 0), _macro_move((bits, at, crossed))))
+        step = parent[pkey]
+    return macro_line(model, steps[::-1])

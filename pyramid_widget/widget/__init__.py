@@ -1,0 +1,574 @@
+"""``PyramidWidget``: play Pyramid Solitaire inline in JupyterLab (an anywidget).
+
+The Python engine is the source of truth. The page (``pyramid_widget/widget/static/widget.js``) draws the traits below
+and sends *intents* (``{"kind": "pair", "cards": ["5H", "8C"]}``); one dispatcher checks every
+intent (see :mod:`pyramid_widget.widget.intents`) and then the move against the engine, and
+only then changes the traits. A refused intent changes nothing and says why in ``message``.
+The same board is driven from Python with :meth:`PyramidWidget.play`, :meth:`~PyramidWidget.draw`,
+:meth:`~PyramidWidget.undo`, ... and shown live on every view of the widget.
+
+>>> from pyramid_widget.widget import PyramidWidget
+>>> w = PyramidWidget("medium", deal=7, records=False)
+>>> w.play("draw"); w.play("AH", "QS")
+Move.parse('draw')
+Move.parse('AH+QS')
+>>> w.moves, w.last_event["move"], w.status
+(2, 'AH+QS', 'playing')
+>>> w.play("5C", "8D")
+Traceback (most recent call last):
+...
+pyramid_widget.errors.IllegalMoveError: cannot play '5C+8D': 5C is covered by 2C and TC
+>>> w.message
+'5C is covered by 2C and TC.'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import pathlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import anywidget
+import traitlets as t
+
+from pyramid_widget.engine.cards import card_long_name, card_str, parse_card
+from pyramid_widget.engine.game import Game
+from pyramid_widget.engine.moves import Move, MoveKind
+from pyramid_widget.engine.position import Status
+from pyramid_widget.engine.rules import PRESETS, RuleSet, get_rules
+from pyramid_widget.errors import IllegalMoveError, IntentError, InvalidMoveError
+from pyramid_widget.widget.board import board_state, why_unavailable
+from pyramid_widget.widget.extras import Extras
+from pyramid_widget.widget.intents import FloodGuard, check_intent
+
+__all__ = ["CONTROLS", "MoveFilter", "PyramidWidget", "describe_move"]
+
+_log = logging.getLogger(__name__)
+
+#: Every toolbar button the page knows, in toolbar order.
+CONTROLS = ("new", "restart", "undo", "redo", "hint", "pause", "solve", "truth", "stats", "help")
+MESSAGE_KINDS = ("info", "error", "success", "hint")
+
+#: ``(game, move) -> str | None``: called before a legal move is applied; a text refuses it.
+MoveFilter = Callable[[Game, Move], "str | None"]
+
+
+#: The page's ES module and styles, shipped beside this module (no build step).
+STATIC = pathlib.Path(__file__).resolve().parent / "static"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def describe_move(move: Move) -> str:
+    """A move in words, for hints and the solver.
+
+    >>> describe_move(Move.parse("5H+8C"))
+    'pair the 5 of hearts with the 8 of clubs'
+    """
+    names = [card_long_name(c) for c in move.cards]
+    names = [*names, "", ""]
+    words = {
+        MoveKind.PAIR: f"pair the {names[0]} with the {names[1]}",
+        MoveKind.KING: f"remove the {names[0]}",
+        MoveKind.CELL: f"move the {names[0]} to the cell",
+        MoveKind.DRAW: "draw from the stock",
+        MoveKind.REDEAL: "turn the waste over (redeal)",
+        MoveKind.NEXT_ROUND: "deal the next round",
+    }
+    return words[move.kind]
+
+
+def _highlight(move: Move) -> list[str]:
+    if move.kind in (MoveKind.DRAW, MoveKind.REDEAL):
+        return ["stock"]
+    return [card_str(c) for c in move.cards]
+
+
+class PyramidWidget(anywidget.AnyWidget):
+    """A Pyramid Solitaire board that a person plays with mouse or keyboard, and a notebook
+    drives from Python.
+
+    ``rules``: a preset name (``"medium"``), a :class:`~pyramid_widget.engine.rules.RuleSet` or a dict
+    of rule fields; ``deal``: a deal number, a deal string or ``None`` (random).
+    ``records``: ``None`` for the default records file, ``False`` for none, or a
+    ``pyramid_widget.records.store.Records``. ``controls``: the toolbar buttons to show (see
+    :data:`CONTROLS`); a hidden control's keyboard shortcut and banner button are gone too.
+    ``theme``: ``"auto"`` (follow JupyterLab), ``"light"`` or ``"dark"``. ``banner``: show
+    the won/lost banner over the board. ``compact``: the compact display for hand-made
+    positions (see the trait). ``move_filter``: see :attr:`move_filter`. Unknown keyword
+    arguments raise ``TypeError``; bad rules or deals raise the engine's ``ValueError``
+    subclasses.
+    """
+
+    _esm = STATIC / "widget.js"
+    _css = STATIC / "widget.css"
+
+    board = t.Dict(help="dict: everything the page draws (cards, piles, counters).").tag(sync=True)
+    status = t.Unicode("playing", help="str: 'playing', 'won' or 'lost'.").tag(sync=True)
+    status_reason = t.Unicode("", help="str: why the game has its status.").tag(sync=True)
+    score = t.Int(0, help="int: points so far.").tag(sync=True)
+    moves = t.Int(0, help="int: moves in effect (draws and redeals count).").tag(sync=True)
+    elapsed = t.Float(0.0, help="float: seconds of play at the last change.").tag(sync=True)
+    clock_running = t.Bool(True, help="bool: whether the page's clock ticks.").tag(sync=True)
+    paused = t.Bool(False, help="bool: the game is paused and the board hidden.").tag(sync=True)
+    last_event = t.Dict(
+        help="dict: the last thing that happened: kind, move, ok, message, cards, source, "
+        "seq (the page's message number) and count (increases every time)."
+    ).tag(sync=True)
+    message = t.Unicode("", help="str: the text shown on the board.").tag(sync=True)
+    message_kind = t.Unicode("info", help="str: info, error, success or hint.").tag(sync=True)
+    highlight = t.List(t.Unicode(), help="list[str]: card ids (or 'stock') that glow.").tag(
+        sync=True
+    )
+    controls = t.List(
+        t.Unicode(),
+        default_value=list(CONTROLS),
+        help="list[str]: toolbar buttons to show. A hidden control's keyboard shortcut does "
+        "nothing but say briefly on the board that it is not available here, and its button "
+        "on the won/lost banner is hidden. This limits the page only, not Python's calls.",
+    ).tag(sync=True)
+    banner = t.Bool(
+        True,
+        help="bool: show the won/lost (and 'round complete') banner over the board. False: no "
+        "banner; the message line still says how the game ended, and the stock's button deals "
+        "the next round.",
+    ).tag(sync=True)
+    compact = t.Bool(
+        False,
+        help="bool: the compact display for hand-made positions (lessons): no discard pile, "
+        "no deal label, no time or score; moves stay, and 'Redeals left' when the rule set "
+        "limits the passes.",
+    ).tag(sync=True)
+    presets = t.List(t.Unicode(), help="list[str]: rule sets offered for a new deal.").tag(
+        sync=True
+    )
+    theme = t.Unicode("auto", help="str: 'auto' (follow JupyterLab), 'light' or 'dark'.").tag(
+        sync=True
+    )
+    features = t.Dict(help="dict: optional parts present ({'records': bool, 'assist': bool}).").tag(
+        sync=True
+    )
+    stats = t.Dict(help="dict: records of the current rule set (empty without records).").tag(
+        sync=True
+    )
+    truth = t.Dict(
+        help="dict: the 'can this still be won?' indicator: on, state, detail, post_mortem."
+    ).tag(sync=True)
+    autoplay = t.List(t.Unicode(), help="list[str]: moves the solver is still to play.").tag(
+        sync=True
+    )
+
+    def __init__(
+        self,
+        rules: str | RuleSet | Mapping[str, Any] = "medium",
+        deal: int | str | Sequence[int] | None = None,
+        *,
+        records: Any = None,
+        controls: Sequence[str] | None = None,
+        theme: str = "auto",
+        banner: bool = True,
+        compact: bool = False,
+        move_filter: MoveFilter | None = None,
+    ) -> None:
+        super().__init__()
+        self._game = Game(get_rules(rules), deal)
+        #: ``(game, move) -> str | None``, a plain attribute: called before a legal move is
+        #: applied; a returned text refuses the move and is shown as the explanation.
+        self.move_filter: MoveFilter | None = move_filter
+        self._guard = FloodGuard()
+        self._count = 0
+        self._source: tuple[str, int | None] = ("python", None)
+        self._reported: BaseException | None = None
+        self.generation = 0
+        self.presets = list(PRESETS)
+        if controls is not None:
+            self.controls = list(controls)
+        self.theme = theme
+        self.banner = banner
+        self.compact = compact
+        self._extras = Extras(self, records)
+        self.on_msg(self._on_msg)
+        self._sync()
+
+    # -- trait checks ---------------------------------------------------------------------
+
+    @t.validate("controls")
+    def _check_controls(self, proposal: Any) -> list[str]:
+        value = list(proposal["value"])
+        unknown = [c for c in value if c not in CONTROLS]
+        if unknown:
+            raise t.TraitError(f"unknown control(s) {unknown}; choose from {list(CONTROLS)}")
+        return value
+
+    @t.validate("theme")
+    def _check_theme(self, proposal: Any) -> str:
+        if proposal["value"] not in ("auto", "light", "dark"):
+            raise t.TraitError(
+                f"theme must be 'auto', 'light' or 'dark', got {proposal['value']!r}"
+            )
+        return str(proposal["value"])
+
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The engine :class:`~pyramid_widget.engine.game.Game` on the board. After changing it
+        directly, call :meth:`refresh` so the page shows it."""
+        return self._game
+
+    def refresh(self) -> None:
+        """Push the game's current state (and clock) to the page."""
+        self._sync()
+
+    def _sync(self) -> None:
+        g = self._game
+        with self.hold_sync():
+            self.board = board_state(g)
+            self.status = g.status.value
+            self.status_reason = g.status_reason
+            self.score = g.score
+            self.moves = g.moves
+            self.elapsed = round(g.elapsed, 2)
+            self.paused = g.paused
+            self.clock_running = not g.paused and not g.is_over
+        self._extras.after_change()
+
+    def _event(
+        self, kind: str, ok: bool, text: str, move: str = "", cards: Sequence[str] = ()
+    ) -> None:
+        self._count += 1
+        source, seq = self._source
+        self.last_event = {
+            "kind": kind,
+            "move": move,
+            "ok": ok,
+            "message": text,
+            "cards": list(cards),
+            "source": source,
+            "seq": seq,
+            "count": self._count,
+        }
+
+    def show_message(self, text: str, kind: str = "info") -> None:
+        """Show ``text`` on the board; ``kind`` is info, error, success or hint."""
+        if kind not in MESSAGE_KINDS:
+            raise ValueError(f"message kind must be one of {MESSAGE_KINDS}, got {kind!r}")
+        with self.hold_sync():
+            self.message_kind = kind
+            self.message = str(text)
+
+    def _fail(self, exc: Exception, kind: str, move: str = "", cards: Sequence[str] = ()) -> None:
+        text = _sentence(exc.reason if isinstance(exc, IllegalMoveError) else str(exc))
+        with self.hold_sync():
+            self.show_message(text, "error")
+            self._event(kind, False, text, move, cards)
+        self._reported = exc
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def _problem(self, move: Move) -> str | None:
+        g = self._game
+        if g.paused:
+            return "the game is paused: resume it to play"
+        why = g.explain(move)
+        if why is None and self.move_filter is not None and move.kind is not MoveKind.NEXT_ROUND:
+            why = self.move_filter(g, move)
+        return why
+
+    def _apply(self, move: Move, *, solving: bool = False) -> Move:
+        problem = self._problem(move)
+        ids = _highlight(move) if move.is_removal or move.kind is MoveKind.CELL else []
+        if problem is not None:
+            exc = IllegalMoveError(move, problem)
+            self._fail(exc, move.kind.value, str(move), ids)
+            raise exc
+        self._game.play(move)
+        g = self._game
+        with self.hold_sync():
+            if not solving:
+                self.autoplay = []
+            self.highlight = []
+            text, kind = self._result_text()
+            self.show_message(text, kind)
+            self._sync()
+            self._event(move.kind.value, True, text, str(move), ids)
+        if g.is_over:
+            self._extras.game_over()
+        return move
+
+    def _result_text(self) -> tuple[str, str]:
+        g = self._game
+        if g.status is Status.WON:
+            if g.rules.rounds:
+                return f"Round {g.round} complete! Deal the next round to go on.", "success"
+            return f"You won! {_sentence(g.status_reason)}", "success"
+        if g.status is Status.LOST:
+            return f"No more moves: {g.status_reason}.", "error"
+        return "", "info"
+
+    @staticmethod
+    def _parse(first: str | Move, second: str | None) -> Move:
+        if isinstance(first, Move) and second is None:
+            return first
+        if not isinstance(first, str) or (second is not None and not isinstance(second, str)):
+            raise InvalidMoveError(f"name cards as text like '5H', got {first!r} and {second!r}")
+        if second is not None:
+            return Move.pair(parse_card(first), parse_card(second))
+        return Move.parse(first)
+
+    def play(self, first: str | Move, second: str | None = None) -> Move:
+        """Play a move: ``play("5H", "8C")``, ``play("5H+8C")``, ``play("KD")``, ``play("draw")``
+        or a :class:`~pyramid_widget.engine.moves.Move`. Returns the move played.
+
+        Raises :class:`~pyramid_widget.errors.InvalidMoveError` for text that names no move or
+        card, :class:`~pyramid_widget.errors.IllegalMoveError` (with the reason, also shown on
+        the board) for a move the rules or :attr:`move_filter` refuse; nothing changes then.
+        """
+        try:
+            move = self._parse(first, second)
+        except ValueError as exc:
+            self._fail(exc, "play")
+            raise
+        return self._apply(move)
+
+    def draw(self) -> Move:
+        """Draw from the stock (raises ``IllegalMoveError`` when the stock is empty)."""
+        return self._apply(Move.draw())
+
+    def redeal(self) -> Move:
+        """Turn the waste over into the stock (raises ``IllegalMoveError`` when not allowed)."""
+        return self._apply(Move.redeal())
+
+    def to_cell(self, card: str) -> Move:
+        """Move an available card into the free cell (``egypt``)."""
+        return self._apply(Move.to_cell(parse_card(card)))
+
+    def next_round(self) -> Move:
+        """Deal the next round after a completed ``egypt`` round."""
+        return self._apply(Move.next_round())
+
+    def _meta(self, kind: str, action: Callable[[], Move]) -> Move:
+        if self._game.paused:
+            exc = IllegalMoveError(kind, "the game is paused: resume it to play")
+            self._fail(exc, kind)
+            raise exc
+        try:
+            move = action()
+        except IllegalMoveError as exc:
+            self._fail(exc, kind)
+            raise
+        with self.hold_sync():
+            self.autoplay = []
+            self.highlight = []
+            verb = "Undid" if kind == "undo" else "Redid"
+            text = f"{verb} {describe_move(move)}."
+            self.show_message(text, "info")
+            self._sync()
+            self._event(kind, True, text, str(move), _highlight(move) if move.is_removal else [])
+        return move
+
+    def undo(self) -> Move:
+        """Take back the last move; returns it. Raises ``IllegalMoveError`` if there is none."""
+        return self._meta("undo", self._game.undo)
+
+    def redo(self) -> Move:
+        """Play the last undone move again; returns it. Raises ``IllegalMoveError`` if none."""
+        return self._meta("redo", self._game.redo)
+
+    def hint(self, level: int = 1) -> Move | None:
+        """Highlight a useful move and return it (``None`` if there is none).
+
+        ``level=1``: a rule of thumb from the visible cards; ``level=2``: the next move of a
+        winning line found by the solver (needs ``pyramid_widget.solver.assist``; raises
+        ``ValueError`` when the solver cannot decide in time).
+        """
+        if level not in (1, 2):
+            raise ValueError(f"hint level must be 1 or 2, got {level!r}")
+        try:
+            move = self._extras.winning_move() if level == 2 else self._rule_of_thumb()
+        except ValueError as exc:
+            self._fail(exc, "hint")
+            raise
+        with self.hold_sync():
+            if move is None:
+                over = self._game.is_over
+                text = (
+                    f"The game is over: {self._game.status_reason}."
+                    if over
+                    else ("No winning move from here." if level == 2 else "No useful move left.")
+                )
+                self.highlight = []
+            else:
+                text = f"Hint: {describe_move(move)}."
+                self.highlight = _highlight(move)
+            self.show_message(text, "hint")
+            self._event("hint", move is not None, text, str(move or ""), self.highlight)
+        return move
+
+    def _rule_of_thumb(self) -> Move | None:
+        from pyramid_widget.engine.hints import hint
+
+        return hint(self._game)
+
+    # -- whole games ----------------------------------------------------------------------
+
+    def new_game(
+        self,
+        rules: str | RuleSet | Mapping[str, Any] | None = None,
+        deal: int | str | Sequence[int] | None = None,
+        *,
+        winnable: bool = False,
+    ) -> Game:
+        """Start a new game (same rule set when ``rules`` is ``None``; random deal when
+        ``deal`` is ``None``; ``winnable=True`` picks a deal the solver proves winnable).
+        Returns the new game. Raises the engine's ``ValueError``\\ s for bad rules or deals;
+        the board is unchanged then."""
+        rule_set = self._game.rules if rules is None else get_rules(rules)
+        if winnable:
+            if deal is not None:
+                raise ValueError("give either a deal or winnable=True, not both")
+            deal = self._extras.winnable_deal(rule_set)
+        self.load(Game(rule_set, deal))
+        return self._game
+
+    def load(self, game: Game) -> None:
+        """Show ``game`` (any :class:`~pyramid_widget.engine.game.Game`, including a hand-made
+        position from ``Game.from_position``) and play on it from here."""
+        if not isinstance(game, Game):
+            raise TypeError(f"load() takes a pyramid_widget Game, got {type(game).__name__}")
+        self._extras.abandon()
+        self._game = game
+        self._fresh_start("New game: " + self._game_title() + ".")
+
+    def restart(self) -> None:
+        """Start this deal again from the beginning (score and clock reset)."""
+        self._extras.abandon()
+        self._game.restart()
+        self._fresh_start("Restarted " + self._game_title() + ".")
+
+    def _game_title(self) -> str:
+        g = self._game
+        deal = f"deal #{g.deal_number}" if g.deal_number is not None else "a custom position"
+        return f"{g.rules.name}, {deal}"
+
+    def _fresh_start(self, text: str) -> None:
+        self.generation += 1
+        with self.hold_sync():
+            self.autoplay = []
+            self.highlight = []
+            self.show_message(text, "info")
+            self._sync()
+            self._event("new", True, text)
+        self._extras.new_game()
+
+    def pause(self) -> None:
+        """Stop the clock and hide the board until :meth:`resume`."""
+        self._game.pause()
+        with self.hold_sync():
+            self.autoplay = []
+            self._sync()
+            self._event("pause", True, "Paused.")
+
+    def resume(self) -> None:
+        """Start the clock again and show the board."""
+        self._game.resume()
+        with self.hold_sync():
+            self._sync()
+            self._event("resume", True, "")
+
+    def solve(self, *, step_by_step: bool = True) -> list[Move] | None:
+        """Find a winning line from here (needs ``pyramid_widget.solver.assist``) and play it:
+        one move at a time on the page when ``step_by_step``, else all at once. Returns the
+        line, or ``None`` (and says so on the board) when the position cannot be won."""
+        return self._extras.solve(step_by_step)
+
+    def post_mortem(self) -> Any:
+        """The solver's verdict on this game: could it have been won, which move lost it."""
+        return self._extras.post_mortem()
+
+    def close(self) -> None:
+        """Stop background work and close the widget."""
+        extras = getattr(self, "_extras", None)
+        if extras is not None:
+            extras.close()
+        super().close()
+
+    # -- the page's messages --------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _from_page(self, seq: int | None) -> Iterator[None]:
+        self._source = ("page", seq)
+        try:
+            yield
+        finally:
+            self._source = ("python", None)
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        seq = content.get("seq") if isinstance(content, dict) else None
+        with self._from_page(seq if isinstance(seq, int) else None):
+            try:
+                if not self._guard.allow():
+                    raise IntentError(
+                        f"too many messages at once (more than {self._guard.limit} a second); "
+                        "this one was ignored"
+                    )
+                self._dispatch(check_intent(content))
+            except Exception as exc:  # every failure goes back to the page, never lost
+                if exc is not self._reported:
+                    if not isinstance(exc, ValueError):
+                        _log.exception("pyramid widget: unexpected error handling %r", content)
+                    kind = content.get("kind") if isinstance(content, dict) else None
+                    self._fail(exc, kind if isinstance(kind, str) else "error")
+            finally:
+                self._reported = None
+
+    def _dispatch(self, intent: dict[str, Any]) -> None:
+        kind = intent["kind"]
+        simple: dict[str, Callable[[], object]] = {
+            "draw": self.draw,
+            "redeal": self.redeal,
+            "next-round": self.next_round,
+            "undo": self.undo,
+            "redo": self.redo,
+            "restart": self.restart,
+            "pause": self.pause,
+            "resume": self.resume,
+            "solve": self.solve,
+            "solve-step": self._extras.solve_step,
+            "stats": self._extras.refresh_stats,
+        }
+        if kind in simple:
+            simple[kind]()
+        elif kind == "pair":
+            self.play(*intent["cards"])
+        elif kind == "king":
+            self._apply(Move.king(parse_card(intent["card"])))
+        elif kind == "cell":
+            self.to_cell(intent["card"])
+        elif kind == "select":
+            self._select(intent["card"])
+        elif kind == "hint":
+            self.hint(intent.get("level", 1))
+        elif kind == "truth":
+            self._extras.set_truth(intent["on"])
+        elif kind == "new":
+            self.new_game(
+                intent.get("rules"), intent.get("deal"), winnable=intent.get("winnable", False)
+            )
+
+    def _select(self, name: str) -> None:
+        """The player touched a card that cannot be played: say why."""
+        card = parse_card(name)
+        why = why_unavailable(self._game, card)
+        if why is not None:
+            with self.hold_sync():
+                self.show_message(why, "error")
+                self._event("select", False, why, "", [name])

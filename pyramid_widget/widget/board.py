@@ -1,0 +1,169 @@
+"""What the widget's page draws, as plain JSON-ready data built from an engine :class:`Game`.
+
+:func:`board_state` is the value of the widget's ``board`` trait: every visible card with its
+place, whether it is available and what covers it, plus the pile counts and what the toolbar
+may offer. :func:`why_unavailable` puts into words why a card the player touched cannot be
+played. Nothing here changes a game.
+
+>>> from pyramid_widget import Game
+>>> board = board_state(Game("medium", deal=7))
+>>> sum(1 for c in board["cards"] if c["zone"] == "pyramid"), board["stock_count"]
+(28, 24)
+>>> apex = board["cards"][0]
+>>> apex["id"], apex["available"], apex["label"]
+('5C', False, '5 of clubs, covered by 2 of clubs and 10 of clubs')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pyramid_widget.engine.cards import Card, card_long_name, card_str, rank
+from pyramid_widget.engine.layout import row_col
+from pyramid_widget.engine.moves import Move
+from pyramid_widget.engine.position import Zone
+
+if TYPE_CHECKING:
+    from pyramid_widget.engine.game import Game
+
+#: How many cards of each waste pile the page shows (the top one and a few beneath it).
+WASTE_SHOWN = 3
+
+CardEntry = dict[str, Any]
+
+
+def _names(cards: tuple[Card, ...] | list[Card]) -> str:
+    words = [card_long_name(c) for c in cards]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _entry(card: Card, zone: str, index: int, available: bool, label: str) -> CardEntry:
+    return {
+        "id": card_str(card),
+        "rank": rank(card),
+        "suit": card_str(card)[1],
+        "name": card_long_name(card),
+        "label": label,
+        "zone": zone,
+        "index": index,
+        "available": available,
+        "covered_by": [],
+        "depth": 0,
+    }
+
+
+def _pyramid_cards(game: Game, available: set[Card]) -> list[CardEntry]:
+    out = []
+    for pos, card in enumerate(game.pyramid):
+        if card is None:
+            continue
+        cover = game.covering(card)
+        state = "covered by " + _names(cover) if cover else "available"
+        entry = _entry(card, "pyramid", pos, card in available, f"{card_long_name(card)}, {state}")
+        entry["row"], entry["col"] = row_col(pos)
+        entry["covered_by"] = [card_str(c) for c in cover]
+        out.append(entry)
+    return out
+
+
+def _waste_cards(game: Game, available: set[Card]) -> list[CardEntry]:
+    out = []
+    several = len(game.wastes) > 1
+    for i, pile in enumerate(game.wastes):
+        where = f"waste {i + 1}" if several else "the waste"
+        for depth, card in enumerate(reversed(pile[-WASTE_SHOWN:])):
+            if depth == 0:
+                state = "available" if card in available else "not available"
+                label = f"{card_long_name(card)}, top of {where}, {state}"
+            else:
+                label = f"{card_long_name(card)}, in {where} under {_names(pile[-depth:][::-1])}"
+            entry = _entry(card, "waste", i, depth == 0 and card in available, label)
+            entry["depth"] = depth
+            if depth:
+                entry["covered_by"] = [card_str(c) for c in pile[-depth:]]
+            out.append(entry)
+    return out
+
+
+def _other_cards(game: Game, available: set[Card]) -> list[CardEntry]:
+    out = []
+    rules = game.rules
+    if game.stock and (rules.stock_face_up or rules.stock_top_available):
+        top = game.stock[0]
+        state = "available" if top in available else "not available"
+        label = f"{card_long_name(top)}, top of the stock, {state}"
+        out.append(_entry(top, "stock", 0, top in available, label))
+    for i, card in enumerate(game.cells):
+        if card is not None:
+            label = f"{card_long_name(card)}, in the cell, available"
+            out.append(_entry(card, "cell", i, card in available, label))
+    if game.discard:
+        last = game.discard[-1]
+        out.append(_entry(last, "discard", 0, False, f"{card_long_name(last)}, discarded"))
+    return out
+
+
+def _rules_summary(game: Game) -> dict[str, Any]:
+    r = game.rules
+    return {
+        "name": r.name,
+        "pairing": r.pairing,
+        "kings_alone": r.kings_alone,
+        "waste_piles": r.waste_piles,
+        "cells": r.cells,
+        "passes": r.passes,
+        "stock_face_up": r.stock_face_up,
+        "stock_top_available": r.stock_top_available,
+        "win": r.win,
+        "description": r.description,
+    }
+
+
+def board_state(game: Game) -> dict[str, Any]:
+    """The ``board`` trait for ``game``: cards, piles, counters and what can be done now."""
+    available = set(game.available())
+    legal = game.legal_moves
+    return {
+        "rules": _rules_summary(game),
+        "cards": _pyramid_cards(game, available)
+        + _waste_cards(game, available)
+        + _other_cards(game, available),
+        "stock_count": len(game.stock),
+        "waste_counts": [len(p) for p in game.wastes],
+        "cells": [None if c is None else card_str(c) for c in game.cells],
+        "discard_count": len(game.discard),
+        "pyramid_left": sum(1 for c in game.pyramid if c is not None),
+        "passes_left": game.passes_left,
+        "pass_number": game.pass_number,
+        "round": game.round,
+        "deal_number": game.deal_number,
+        "can_draw": Move.draw() in legal,
+        "can_redeal": Move.redeal() in legal,
+        "can_next_round": Move.next_round() in legal,
+        "can_undo": game.can_undo,
+        "can_redo": game.can_redo,
+    }
+
+
+def why_unavailable(game: Game, card: Card) -> str | None:
+    """Why ``card`` cannot be played now, in words (``None`` when it is available).
+
+    >>> from pyramid_widget import Game, parse_card
+    >>> why_unavailable(Game("medium", deal=7), parse_card("5C"))
+    'The 5 of clubs is still covered by 2 of clubs and 10 of clubs.'
+    """
+    if game.is_available(card):
+        return None
+    name = card_long_name(card)
+    where = game.where(card)
+    if where.zone is Zone.PYRAMID:
+        return f"The {name} is still covered by {_names(game.covering(card))}."
+    if where.zone is Zone.WASTE:
+        return f"The {name} is not on top of its waste pile: only the top card can be played."
+    if where.zone is Zone.STOCK:
+        if where.index == 0 and game.rules.stock_face_up:
+            return f"The {name} is on top of the stock but not available under these rules."
+        return f"The {name} is in the stock: draw to bring it into play."
+    if where.zone is Zone.DISCARD:
+        return f"The {name} is already discarded."
+    return f"The {name} cannot be played now."

@@ -1,0 +1,161 @@
+"""Checking the messages the widget's page sends, before anything reaches the engine.
+
+The page sends *intents* such as ``{"kind": "pair", "cards": ["5H", "8C"]}``. :func:`check_intent`
+verifies the kind, that every required field is there with the right type, that no unknown
+field came along, and that card names are real cards. It raises :class:`IntentError` (a
+``ValueError``) with a sentence for the player; it never looks at the game.
+:class:`FloodGuard` refuses messages that arrive faster than a person can click.
+
+>>> check_intent({"kind": "pair", "cards": ["5H", "8C"], "seq": 3})["cards"]
+['5H', '8C']
+>>> check_intent({"kind": "jump"})
+Traceback (most recent call last):
+...
+pyramid_widget.errors.IntentError: unknown message kind 'jump'; expected one of: cell, draw, hint, king, new, next-round, pair, pause, redeal, redo, restart, resume, select, solve, solve-step, stats, truth, undo
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pyramid_widget.engine.cards import parse_card
+from pyramid_widget.errors import IntentError, InvalidCardError, InvalidMoveError
+
+
+def _is_card(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        parse_card(value)
+    except (InvalidCardError, InvalidMoveError, ValueError):
+        return False
+    return True
+
+
+def _card(value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        raise IntentError(f"field {field!r} must be a card name like '5H', got {value!r}")
+    if not _is_card(value):
+        raise IntentError(f"{value!r} is not a card (cards look like 'AS', 'TD', 'KH')")
+    return value.upper()
+
+
+def _cards(value: Any, field: str) -> list[str]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise IntentError(f"field {field!r} must be a list of two card names, got {value!r}")
+    return [_card(v, field) for v in value]
+
+
+def _bool(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise IntentError(f"field {field!r} must be true or false, got {value!r}")
+    return value
+
+
+def _level(value: Any, field: str) -> int:
+    if isinstance(value, bool) or value not in (1, 2):
+        raise IntentError(f"field {field!r} must be 1 or 2, got {value!r}")
+    return int(value)
+
+
+def _text(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 400:
+        raise IntentError(f"field {field!r} must be a non-empty text, got {value!r}")
+    return value.strip()
+
+
+def _deal(value: Any, field: str) -> int | str:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise IntentError(f"field {field!r} must be a deal number or a deal string, got {value!r}")
+    if isinstance(value, str):
+        value = _text(value, field)
+        return int(value) if value.isdigit() else value
+    if value < 0:
+        raise IntentError(f"field {field!r}: deal numbers are not negative, got {value}")
+    return value
+
+
+Checker = Callable[[Any, str], Any]
+
+#: For each kind: its required fields and its optional fields, each with a checker.
+SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
+    "pair": ({"cards": _cards}, {}),
+    "king": ({"card": _card}, {}),
+    "cell": ({"card": _card}, {}),
+    "select": ({"card": _card}, {}),
+    "draw": ({}, {}),
+    "redeal": ({}, {}),
+    "next-round": ({}, {}),
+    "undo": ({}, {}),
+    "redo": ({}, {}),
+    "hint": ({}, {"level": _level}),
+    "new": ({}, {"rules": _text, "deal": _deal, "winnable": _bool}),
+    "restart": ({}, {}),
+    "pause": ({}, {}),
+    "resume": ({}, {}),
+    "solve": ({}, {}),
+    "solve-step": ({}, {}),
+    "truth": ({"on": _bool}, {}),
+    "stats": ({}, {}),
+}
+
+#: Fields any message may carry: a sequence number and the page's clock (for latency figures).
+META_FIELDS = ("seq", "sent_at")
+
+
+def check_intent(content: Any) -> dict[str, Any]:
+    """Return the checked fields of one page message, or raise :class:`IntentError`."""
+    if not isinstance(content, Mapping):
+        raise IntentError(f"a message must be an object with a 'kind', got {content!r}")
+    kind = content.get("kind")
+    if not isinstance(kind, str):
+        raise IntentError(f"a message needs a text field 'kind', got {kind!r}")
+    if kind not in SCHEMA:
+        raise IntentError(
+            f"unknown message kind {kind!r}; expected one of: {', '.join(sorted(SCHEMA))}"
+        )
+    required, optional = SCHEMA[kind]
+    out: dict[str, Any] = {"kind": kind}
+    for field, check in required.items():
+        if field not in content:
+            raise IntentError(f"a {kind!r} message needs the field {field!r}")
+        out[field] = check(content[field], field)
+    for field, check in optional.items():
+        if field in content and content[field] is not None:
+            out[field] = check(content[field], field)
+    extra = set(content) - set(required) - set(optional) - {"kind", *META_FIELDS}
+    if extra:
+        raise IntentError(f"a {kind!r} message has unknown field(s): {', '.join(sorted(extra))}")
+    seq = content.get("seq")
+    out["seq"] = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+    return out
+
+
+class FloodGuard:
+    """Allows at most ``limit`` messages in any ``window`` seconds.
+
+    >>> guard = FloodGuard(limit=2, window=1.0, clock=lambda: 0.0)
+    >>> guard.allow(), guard.allow(), guard.allow()
+    (True, True, False)
+    """
+
+    def __init__(
+        self, limit: int = 40, window: float = 1.0, clock: Callable[[], float] | None = None
+    ) -> None:
+        self.limit = limit
+        self.window = window
+        self._clock = clock or time.monotonic
+        self._times: deque[float] = deque()
+
+    def allow(self) -> bool:
+        """Count one message; ``False`` when it is one too many for the window."""
+        now = self._clock()
+        while self._times and now - self._times[0] > self.window:
+            self._times.popleft()
+        if len(self._times) >= self.limit:
+            return False
+        self._times.append(now)
+        return True

@@ -1,0 +1,108 @@
+"""Property tests over random deals and random play, for every preset (hypothesis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramid_widget import PRESETS, Game, IllegalMoveError, Move, MoveKind
+from pyramid_widget.lab.spiel import NUM_ACTIONS, action_to_move
+from tests.support.engine import snapshot
+
+PRESET_NAMES = list(PRESETS)
+
+
+def accounted(game: Game) -> list[int]:
+    cards = [c for c in game.pyramid if c is not None] + list(game.stock)
+    cards += [c for pile in game.wastes for c in pile] + [c for c in game.cells if c is not None]
+    return sorted(cards + list(game.discard))
+
+
+def random_play(game: Game, data: st.DataObject, steps: int) -> list[tuple[Any, ...]]:
+    """Play up to ``steps`` random legal moves; return the snapshot before each move."""
+    before = []
+    for _ in range(steps):
+        moves = list(game.legal_moves)
+        if not moves or game.is_over:
+            break
+        move = data.draw(st.sampled_from(moves))
+        before.append(snapshot(game))
+        game.play(move)
+        assert accounted(game) == list(range(52)), "every card is in exactly one place"
+    return before
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+@settings(max_examples=25, deadline=None)
+@given(number=st.integers(0, 2**32), data=st.data())
+def test_cards_accounted_and_legal_moves_apply(
+    rules: str, number: int, data: st.DataObject
+) -> None:
+    game = Game(rules, number, clock=lambda: 0.0)
+    random_play(game, data, 120)
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+@settings(max_examples=20, deadline=None)
+@given(number=st.integers(0, 2**32), data=st.data())
+def test_undo_restores_exact_earlier_state(rules: str, number: int, data: st.DataObject) -> None:
+    game = Game(rules, number, clock=lambda: 0.0)
+    before = random_play(game, data, 60)
+    depth = min(len(before), game.rules.undo_depth)
+    for expected in reversed(before[len(before) - depth :]):
+        game.undo()
+        assert snapshot(game) == expected
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+@settings(max_examples=20, deadline=None)
+@given(number=st.integers(0, 2**32), data=st.data())
+def test_json_replay_gives_the_same_state(rules: str, number: int, data: st.DataObject) -> None:
+    game = Game(rules, number, clock=lambda: 0.0)
+    random_play(game, data, 80)
+    if game.can_undo and data.draw(st.booleans()):
+        game.undo()
+    twin = Game.from_json(game.to_json())
+    assert snapshot(twin) == snapshot(game) and twin.score == game.score
+    assert twin.history == game.history and twin.can_redo == game.can_redo
+    assert str(twin) == str(game)
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+@settings(max_examples=20, deadline=None)
+@given(
+    number=st.integers(0, 2**32),
+    data=st.data(),
+    attempts=st.lists(st.integers(0, NUM_ACTIONS - 1), min_size=20, max_size=60),
+)
+def test_no_illegal_move_is_ever_accepted(
+    rules: str, number: int, data: st.DataObject, attempts: list[int]
+) -> None:
+    game = Game(rules, number, clock=lambda: 0.0)
+    random_play(game, data, data.draw(st.integers(0, 40)))
+    legal = set(game.legal_moves)
+    for action in attempts:
+        try:
+            move = action_to_move(action)
+        except ValueError:
+            continue
+        before = snapshot(game)
+        try:
+            game.play(move)
+        except IllegalMoveError as exc:
+            assert move not in legal and exc.reason
+            assert snapshot(game) == before, "a rejected move changes nothing"
+        else:
+            assert move in legal
+            game.undo() if move.kind is not MoveKind.NEXT_ROUND else None
+            assert snapshot(game) == before or move.kind is MoveKind.NEXT_ROUND
+            legal = set(game.legal_moves)
+
+
+def test_every_move_kind_round_trips_through_text() -> None:
+    for text in ("5H+8C", "KD", "draw", "redeal", "cell 7S", "next-round"):
+        move = Move.parse(text)
+        assert str(move) == text and eval(repr(move)) == move

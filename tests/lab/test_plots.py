@@ -1,0 +1,103 @@
+"""Each plot is one call, returns a Figure with the expected artists, and saves as an image."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest
+from matplotlib.collections import PolyCollection
+from matplotlib.container import BarContainer, ErrorbarContainer
+from matplotlib.figure import Figure
+
+from pyramid_widget.lab.experiments import Results, run_experiment, what_if
+from pyramid_widget.lab.plots import plot_cards_left, plot_convergence, plot_what_if, plot_win_rates
+
+
+@pytest.fixture(scope="module")
+def results() -> Results:
+    return run_experiment(
+        ["easy", "medium", "hard"], ["random", "greedy"], games=40, jobs=1, progress=False
+    )
+
+
+def test_win_rates_draws_a_bar_and_an_error_bar_per_cell(results: Results, tmp_path: Path) -> None:
+    fig = plot_win_rates(results)
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    errors = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert [len(b) for b in bars] == [3, 3] and len(errors) == 2
+    heights = sorted(round(p.get_height(), 6) for b in bars for p in b)
+    assert heights == sorted(
+        round(0.0 if s.win_rate != s.win_rate else s.win_rate, 6) for s in results.summary()
+    )
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["easy", "medium", "hard"]
+    assert ax.get_legend() is not None
+    path = tmp_path / "win_rates.png"
+    fig.savefig(path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000
+
+
+def test_convergence_draws_the_running_estimate_and_its_band(results: Results) -> None:
+    fig = plot_convergence(results, "medium", "greedy")
+    ax = fig.axes[0]
+    (line,) = ax.get_lines()
+    assert len(line.get_xdata()) == 40
+    greedy = results.select("medium", "greedy")
+    assert line.get_ydata()[-1] == pytest.approx(sum(r.won for r in greedy) / 40)
+    assert sum(isinstance(c, PolyCollection) for c in ax.collections) == 1
+    assert len(plot_convergence(results).axes[0].get_lines()) == 6
+
+
+def test_cards_left_draws_a_histogram_per_cell(results: Results) -> None:
+    fig = plot_cards_left(results)
+    ax = fig.axes[0]
+    assert len(ax.patches) == 6  # one step outline per rules x strategy
+    assert "cards left" in ax.get_xlabel()
+
+
+def test_what_if_draws_a_line_per_strategy() -> None:
+    sweep = what_if(
+        "medium", "passes", [1, 2, 3], ["random", "greedy"], games=15, jobs=1, progress=False
+    )
+    fig = plot_what_if(sweep)
+    ax = fig.axes[0]
+    lines = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert len(lines) == 2
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "3"]
+    assert ax.get_xlabel() == "passes"
+
+
+def test_plots_draw_into_a_given_axes(results: Results) -> None:
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2)
+    assert plot_win_rates(results, ax=left) is fig
+    assert plot_cards_left(results, ax=right) is fig
+    plt.close(fig)
+
+
+def test_unknown_games_are_marked_on_the_plot() -> None:
+    from pyramid_widget import Game, Move
+
+    def stubborn(game: Game, rng: object) -> Move:
+        return Move.draw() if game.stock else Move.redeal()
+
+    results = run_experiment(
+        {"name": "endless", "passes": None}, stubborn, games=2, jobs=1, progress=False, max_moves=60
+    )
+    texts = [t.get_text() for t in plot_win_rates(results).axes[0].texts]
+    assert texts == ["2 unknown"]
+
+
+def test_plot_errors_are_clear(results: Results) -> None:
+    with pytest.raises(ValueError, match="not a sweep"):
+        plot_what_if(results)
+    with pytest.raises(ValueError, match="no games"):
+        plot_win_rates(Results([], ["hard"], ["greedy"], 0))
+    with pytest.raises(ValueError, match="no decided games"):
+        plot_convergence(results, "hard", "nobody")

@@ -1,0 +1,52 @@
+"""Every lesson notebook runs top to bottom in a fresh kernel (nbclient), shows the lesson
+widget and checks the learner's answer."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((REPO / "notebooks").glob("0[1-5]_*.ipynb"))
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+def test_all_five_lesson_notebooks_exist() -> None:
+    assert [p.name for p in NOTEBOOKS] == [
+        "01_pairs_to_13.ipynb",
+        "02_kings.ipynb",
+        "03_covered_cards.ipynb",
+        "04_the_waste.ipynb",
+        "05_redeals.ipynb",
+    ]
+
+
+def result_text(cell: nbformat.NotebookNode) -> str:
+    return "".join(
+        o["data"].get("text/plain", "") for o in cell.outputs if o.output_type == "execute_result"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_top_to_bottom(
+    path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pythonpath = [str(REPO), os.environ.get("PYTHONPATH", "")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in pythonpath if p))
+    nb = nbformat.read(path, as_version=4)
+    resources = {"metadata": {"path": str(tmp_path)}}
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources=resources).execute()
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    errors = [o for cell in code for o in cell.outputs if o.output_type == "error"]
+    assert not errors, errors
+    lesson_cell = next(cell for cell in code if "LessonWidget(lesson=" in cell.source)
+    assert any(WIDGET_MIME in o.get("data", {}) for o in lesson_cell.outputs)
+    number = int(path.name[:2])
+    question = next(cell for cell in code if cell.source.endswith(f"exercise({number})"))
+    assert result_text(question).strip()
+    check = next(cell for cell in code if ".check(my_answer)" in cell.source)
+    assert result_text(check).startswith("✘ Not yet"), "the starting answer is incomplete"

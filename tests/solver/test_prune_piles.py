@@ -1,0 +1,307 @@
+"""The dead-position tests for several waste piles and the free cell (solver_piles), each on
+a small hand-built position where it fires, and all of them against a plain search."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid_widget import Game, get_rules
+from pyramid_widget.engine.rules import RuleSet
+from pyramid_widget.solver import Verdict, solve
+from pyramid_widget.solver.model import CELL, DRAW, PYRAMID_ALL, Model, State
+from pyramid_widget.solver.prune.piles import PileCheck, applies
+from pyramid_widget.solver.prune.relax import FreeStock
+from tests.solver.test_exhaustive import reference
+
+ONE_PASS_PILES = get_rules("medium").replace(
+    name="one-pass-piles", waste_piles=2, draw_count=2, passes=1
+)
+"""Two waste piles, one pass, no cell, pyramid-only win: burial without a cell."""
+
+
+def pyramid(**cards: str) -> list[str | None]:
+    """A pyramid with the given cards at the given positions (``p27="5H"``)."""
+    out: list[str | None] = [None] * 28
+    for name, card in cards.items():
+        out[int(name[1:])] = card
+    return out
+
+
+def dead(game: Game) -> bool:
+    model = Model.from_game(game)
+    assert applies(model)
+    return PileCheck(model).dead(model.root)
+
+
+def check_against_plain_search(game: Game) -> None:
+    truth = reference(game)
+    solution = solve(game)
+    assert solution.winnable is (truth is not None), str(game)
+    if truth is not None:
+        trial = game.copy()
+        for move in solution.moves:
+            trial.play(move)
+        assert trial.status.value == "won"
+    else:
+        assert solution.verdict is Verdict.UNWINNABLE
+
+
+def test_only_piles_and_cells_get_the_tests() -> None:
+    assert applies(Model.from_game(Game("egypt", deal=1)))
+    assert applies(Model.from_game(Game("apophis", deal=1)))
+    assert not applies(Model.from_game(Game("medium", deal=1)))
+
+
+def test_cell_required_card_without_partner() -> None:
+    # Test 1: with a cell, a pyramid card still needs a partner left somewhere.
+    alive = Game.from_position("egypt", pyramid=pyramid(p26="5H", p27="8C"), stock=["2D"])
+    assert not dead(alive)
+    lost = Game.from_position("egypt", pyramid=pyramid(p26="5H", p27="2C"), stock=["2D"])
+    assert dead(lost)
+    check_against_plain_search(lost)
+
+
+def test_cell_counting() -> None:
+    # Test 1, Hall's condition: two 5s to clear and a single 8 left.
+    game = Game.from_position("egypt", pyramid=pyramid(p26="5H", p27="5C"), stock=["8D", "2S"])
+    assert dead(game)
+    check_against_plain_search(game)
+
+
+def test_stuck_cell_makes_covering_partners_useless() -> None:
+    # Test 2 and 3: the 5H at 21 covers nothing, the 8C at 15 lies under it (position 15
+    # is covered by 21 and 22). With an empty cell the 5H can wait there for the 8C;
+    # with a cell card that can never go, it cannot.
+    cards = pyramid(p15="8C", p21="5H", p22="KS")
+    assert not dead(Game.from_position("egypt", pyramid=cards))
+    stuck = Game.from_position("egypt", pyramid=cards, cells=["2D"])
+    assert dead(stuck)
+    check_against_plain_search(stuck)
+    check_against_plain_search(Game.from_position("egypt", pyramid=cards))
+
+
+def test_burial_without_cell() -> None:
+    # Test 4: the 3C can never go (no Ten left), so the 8D under it never comes free.
+    buried = Game.from_position(
+        ONE_PASS_PILES, pyramid=pyramid(p27="5H"), wastes=[["8D", "3C"], []]
+    )
+    assert dead(buried)
+    check_against_plain_search(buried)
+    free = Game.from_position(ONE_PASS_PILES, pyramid=pyramid(p27="5H"), wastes=[["8D"], ["3C"]])
+    assert not dead(free)
+
+
+def test_a_stock_card_buries_nothing_yet() -> None:
+    # The 3C will land on the 8D, but the 8D can go first (a draw later).
+    game = Game.from_position(
+        ONE_PASS_PILES, pyramid=pyramid(p27="5H"), wastes=[["8D"], []], stock=["3C", "4S"]
+    )
+    assert not dead(game)
+    check_against_plain_search(game)
+
+
+def test_burial_with_a_usable_cell() -> None:
+    # Test 5: the 4C may step into the cell, but then the 3C under it stays, and so does
+    # the 8D under that.
+    two = Game.from_position(
+        "egypt", pyramid=pyramid(p27="5H"), wastes=[["8D", "3C", "4C"], [], []]
+    )
+    assert dead(two)
+    check_against_plain_search(two)
+    one = Game.from_position("egypt", pyramid=pyramid(p27="5H"), wastes=[["8D", "3C"], [], []])
+    assert not dead(one)
+    check_against_plain_search(one)
+
+
+def test_free_stock_with_a_cell() -> None:
+    # Test 6: the 5H (position 15) lies under the 8C and the 8D; one 8 may wait in the
+    # cell, the other finds no 5 and stays on the 5H.
+    cards = pyramid(p15="5H", p21="8C", p22="8D")
+    game = Game.from_position("egypt", pyramid=cards, stock=["5D"])
+    model = Model.from_game(game)
+    free = FreeStock(model)
+    assert free.wins(model.root[0], 0, True)  # 8C+5D, 8D to the cell, then 5H+8D
+    assert not free.wins(model.root[0], 0, False)  # no cell: the 5H is never uncovered
+    check_against_plain_search(game)
+
+
+def test_free_stock_lets_a_king_pair_where_it_pairs_with_others() -> None:
+    # Kings go alone but also pair with Queens (adjacent ranks, with a cell): KH alone
+    # strands the QS, so the relaxed game must try KH+QS too; it once stopped at KH alone.
+    rules = get_rules("egypt").replace(name="egypt-adjacent", pairing="adjacent")
+    game = Game.from_position(rules, pyramid=pyramid(p26="KH", p27="QS"), stock=["2C"])
+    model = Model.from_game(game)
+    assert FreeStock(model).wins(model.root[0], 0, True)
+    assert solve(game).verdict is Verdict.WINNABLE
+    check_against_plain_search(game)
+
+
+def test_forced_order_cycle() -> None:
+    # Test 7 (apophis, last pass): each 5 lies on an 8; each 5 can only pair with the 8
+    # under the other 5, so neither pair can go first.
+    game = Game.from_position(
+        "apophis", pyramid=pyramid(), wastes=[["8D", "5H"], ["8C", "5S"], []], pass_number=2
+    )
+    model = Model.from_game(game)
+    check = PileCheck(model)
+    cols = check._columns(model.root)
+    assert check._deadlocked(cols, model.root[2][0] | model.root[2][1], model.root[0])
+    assert dead(game)
+    check_against_plain_search(game)
+    crossed = Game.from_position(
+        "apophis", pyramid=pyramid(), wastes=[["8D", "5H"], ["5S", "8C"], []], pass_number=2
+    )
+    assert not dead(crossed)
+    check_against_plain_search(crossed)
+
+
+def small_pile_position(rules: RuleSet, seed: int) -> Game:
+    """A random small position with stacked waste piles (where burial can fire)."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    cards: list[int | None] = [None] * 28
+    for pos in range(rng.choice([22, 24, 25]), 28):
+        cards[pos] = deck.pop()
+    loose = [deck.pop() for _ in range(rng.randint(3, 7))]
+    everything = rules.win != "pyramid"  # all cards must go: give most cards a mate
+    for card in cards + loose[:]:
+        mates = [c for c in deck if card is not None and rules.pairs(card, c)]
+        if mates and rng.random() < (0.9 if everything else 0.5):
+            loose.append(mates[0])
+            deck.remove(mates[0])
+    rng.shuffle(loose)
+    wastes: list[list[int]] = [[] for _ in range(rules.waste_piles)]
+    stock: list[int] = []
+    for card in loose:
+        if rng.random() < 0.6:
+            wastes[rng.randrange(rules.waste_piles)].append(card)
+        else:
+            stock.append(card)
+    cells: list[int | None] = []
+    if rules.cells and rng.random() < 0.4:
+        cells = [deck.pop()]
+    passes = rules.passes or 1
+    return Game.from_position(
+        rules, pyramid=cards, stock=stock, wastes=wastes, cells=cells, pass_number=passes
+    )
+
+
+@pytest.mark.parametrize("rules", ["egypt", "apophis", "one-pass-piles"])
+def test_agrees_with_plain_search_on_stacked_piles(rules: str) -> None:
+    ruleset = ONE_PASS_PILES if rules == "one-pass-piles" else get_rules(rules)
+    verdicts = set()
+    for seed in range(40):
+        game = small_pile_position(ruleset, seed)
+        if game.is_over:
+            continue
+        check_against_plain_search(game)
+        verdicts.add(solve(game).verdict)
+    assert len(verdicts) == 2
+
+
+def test_burial_with_a_cell_by_masks_matches_the_card_by_card_walk() -> None:
+    # Test 5 works a pile at a time with rank masks under sum-13 pairing; the card-by-card
+    # walk (used for other pairings) must give the same cards on every position searched.
+    fired = 0
+    for seed in range(60):
+        game = small_pile_position(get_rules("egypt"), seed)
+        if game.is_over:
+            continue
+        model = Model.from_game(game)
+        check = PileCheck(model)
+        for state in [model.root] + [nxt for _, nxt in check.expand(model.root)]:
+            board, _, piles, cells, _, _ = state
+            alive = board | cells
+            if not check._cell_usable(cells, alive):
+                continue
+            cols = check._columns(state)
+            waste = piles[0] | piles[1] | piles[2]
+            fast = check._buried(cols, waste, cells & alive, alive, True)
+            check.sum13 = False
+            slow = check._buried(cols, waste, cells & alive, alive, True)
+            check.sum13 = True
+            assert fast == slow, str(game)
+            fired += fast != 0
+    assert fired
+
+
+def test_one_pass_searches_share_the_positions_they_proved_lost() -> None:
+    # depth_first's restarts (one pass) skip positions an earlier search proved lost: a
+    # second search given that record agrees, searching fewer positions.
+    from pyramid_widget.solver.search import Budget, _dive, _piles_tests
+
+    shared = 0
+    for seed in range(40):
+        game = small_pile_position(get_rules("egypt"), seed)
+        if game.is_over:
+            continue
+        model = Model.from_game(game)
+        dead, expand = _piles_tests(model)
+        lost: set[State] = set()
+        first = _dive(model, dead, expand, Budget(None, None), None, 0, lost)
+        again = _dive(model, dead, expand, Budget(None, None), None, 0, lost)
+        assert first.found is again.found is (reference(game) is not None), str(game)
+        assert again.nodes <= first.nodes
+        shared += again.nodes < first.nodes
+        if first.found is False:
+            assert model.root in lost
+    assert shared
+
+
+def test_a_cell_move_goes_with_a_move_it_makes_possible() -> None:
+    # Test 10: parking the 8C (position 21) uncovers the 5H (position 15), which pairs with
+    # it, so the cell move comes with that pair; parking the 2C uncovers nothing, so it
+    # comes with nothing (the draw is no reason: a pyramid card is never buried).
+    game = Game.from_position(
+        "egypt", pyramid=pyramid(p15="5H", p21="8C", p27="2C"), stock=["JD", "4S", "9S"]
+    )
+    model = Model.from_game(game)
+    check = PileCheck(model)
+    cells = {move[1]: nxt for move, nxt in model.expand(model.root) if move[0] == CELL}
+    (step,) = check.cell_follow_ups(model.root, cells[21])
+    assert [model.describe(step[0][i : i + 3]) for i in (0, 3)] == ["cell 8C", "5H+8C"]
+    assert check.cell_follow_ups(model.root, cells[27]) == []
+    check_against_plain_search(game)
+    # a pile card may also step aside from the draw that would bury it (the 5H has two
+    # partners: no forced pair)
+    piles = Game.from_position(
+        "egypt", pyramid=pyramid(p27="5H"), wastes=[["8D"], [], []], stock=["8C", "3C", "4C"]
+    )
+    model = Model.from_game(piles)
+    check = PileCheck(model)
+    (parked,) = [nxt for move, nxt in model.expand(model.root) if move[0] == CELL and move[1] > 27]
+    kinds = [step[0][3] for step in check.cell_follow_ups(model.root, parked)]
+    assert kinds == [DRAW]
+    check_against_plain_search(piles)
+
+
+def test_cell_steps_agree_with_plain_search() -> None:
+    # Test 10 on more small stacked egypt positions than the test above.
+    for seed in range(100, 160):
+        game = small_pile_position(get_rules("egypt"), seed)
+        if not game.is_over:
+            check_against_plain_search(game)
+
+
+def test_free_stock_counted_by_rank_masks_matches_free_stock_wins() -> None:
+    # _free_ok asks the free-stock game directly, counting the deck by rank masks; it must
+    # answer as FreeStock.wins does, on every position reached.
+    for seed in range(40):
+        game = small_pile_position(get_rules("egypt"), seed)
+        if game.is_over:
+            continue
+        model = Model.from_game(game)
+        check, reference_game = PileCheck(model), FreeStock(model)
+        for state in [model.root] + [nxt for _, nxt in check.expand(model.root)]:
+            board, _, _, cells, _, _ = state
+            alive = board | cells
+            usable = check._cell_usable(cells, alive)
+            parked, deck = cells & alive, alive & check.deck
+            pyr = alive & PYRAMID_ALL
+            expected = not pyr & check.required or reference_game.wins(
+                pyr & ~parked | deck & ~parked, parked, usable
+            )
+            assert check._free_ok(state, alive, usable) == expected, str(game)

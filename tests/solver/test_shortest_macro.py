@@ -1,0 +1,255 @@
+"""Shortest mode for one waste pile (:mod:`pyramid_widget.solver.shortest_macro`): the bound is
+admissible (never above the fewest moves a plain search finds), it is exact on hand-built
+positions that exercise each of its parts, node dominance fires and keeps lines shortest,
+and the search agrees with the previous A* on numbered deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid_widget import Game, RuleSet, get_rules
+from pyramid_widget.solver.model import Model
+from pyramid_widget.solver.search import Budget, lower_bound
+from pyramid_widget.solver.shortest_macro import (
+    LOST,
+    Tables,
+    _bound_functions,
+    _Dominance,
+    _king_barriers,
+    extra_bound,
+    macro_a_star,
+)
+from tests.solver.test_exhaustive import RULES, reference, small_position
+
+ONE_PILE = ["easy", "medium", "hard", "relaxed", "cheops", "unlimited", "stall-2", "cheops-kings"]
+
+
+def _bound(game: Game) -> int:
+    model = Model.from_game(game).for_shortest()
+    board, lo, _, _, pno, _ = model.root
+    return int(_bound_functions(model)[0](board, lo, pno))
+
+
+def _shortest(game: Game) -> list[str]:
+    result = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
+    assert result.found
+    trial = game.copy()
+    for move in result.line:
+        trial.play(move)
+    assert trial.status.value == "won"
+    return [str(m) for m in result.line]
+
+
+def _extra(game: Game) -> int:
+    model = Model.from_game(game)
+    board, lo, _, _, pno, _ = model.root
+    return extra_bound(model, board, lo, pno)
+
+
+# -- the bound on hand-built positions --------------------------------------------------
+
+
+def test_requirement_groups_drop_the_ones_never_dearer() -> None:
+    # the 1st cheapest of {29, 30, 31} is never above the 2nd cheapest of {29, 30}, nor
+    # the 1st cheapest of {29, 30}: only (2, {29, 30}) and the disjoint (1, {40}) are kept
+    costs = [LOST] * 29 + [5, 3, 1] + [LOST] * 8 + [7]
+    wanted = [(1, 0b111 << 29), (2, 0b11 << 29), (1, 0b11 << 29), (1, 1 << 40), (1, 1 << 40)]
+    groups = Tables.groups(wanted)
+    assert groups is not None
+    assert sorted((e, sorted(get(costs))) for e, get in groups) == [(1, [7, 7]), (2, [3, 5])]
+    assert Tables.groups([(2, 1 << 40)]) is None  # two partners wanted, one in the deck
+    assert Tables.groups([(1, 0)]) is None  # a pyramid card with no deck partner at all
+
+
+def test_stock_walk_counts_every_card_before_the_partner() -> None:
+    # 5H needs the 8C under 2D and 3C: two draws (or removals) first
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "8C"])
+    assert _extra(game) == 2
+    assert _bound(game) == len(_shortest(game)) == 3
+
+
+def test_a_balanced_class_costs_one_move_for_two_deck_cards() -> None:
+    # 5H and 8D pair with each other; taking 8H and 5S off the stock top with them instead
+    # costs one move more than the removal bound, not two
+    game = Game.from_position(
+        "relaxed", pyramid=[None] * 25 + ["5H", "8D", "6C"], stock=["8H", "5S", "7S"]
+    )
+    assert _extra(game) == 1
+    assert _bound(game) == len(_shortest(game)) == 3
+
+
+def test_the_allowance_lets_a_needed_card_pass_for_free() -> None:
+    # the pyramid has a surplus of two Sixes: the first 7 on the stock is played with one
+    # of them, the second 7 lies behind 2D
+    game = Game.from_position(
+        "relaxed", pyramid=[None] * 26 + ["6H", "6C"], stock=["7D", "2D", "7S"]
+    )
+    assert _extra(game) == 1
+    assert _bound(game) == len(_shortest(game)) == 3
+
+
+def test_without_stock_top_play_the_partner_is_drawn_too() -> None:
+    game = Game.from_position("medium", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "8C"])
+    assert _extra(game) == 3
+    assert _bound(game) == len(_shortest(game)) == 4
+
+
+def test_a_waste_partner_under_other_cards_or_behind_a_redeal() -> None:
+    # 8C lies in the waste under 2D and 3C, which pair with nothing: cheaper than digging is
+    # the redeal, after which 8C (drawn first before) is the stock top
+    game = Game.from_position(
+        "relaxed", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "2D", "3C"]], stock=[]
+    )
+    assert _extra(game) == 1
+    assert _bound(game) == len(_shortest(game)) == 2
+    medium = Game.from_position(
+        "medium", pyramid=[None] * 27 + ["5H"], wastes=[["2D", "3C", "8C", "4D"]], stock=[]
+    )
+    # the bound takes the cheaper way, 4D off the waste (one move), which here cannot be
+    # done: the line is redeal, three draws, 5H+8C
+    assert _extra(medium) == 1
+    assert _bound(medium) == 2 and len(_shortest(medium)) == 5
+
+
+def test_last_pass_waste_partner_must_be_dug_out() -> None:
+    game = Game.from_position(
+        "hard", pyramid=[None] * 26 + ["5H", "9C"], wastes=[["8C", "4D"]], stock=["2S"]
+    )
+    # 4D goes with 9C, then 8C is the waste top: no draw needed
+    assert _extra(game) == 0
+    assert _bound(game) == len(_shortest(game)) == 2
+
+
+def test_a_card_without_any_partner_is_lost() -> None:
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["2D"])
+    model = Model.from_game(game)
+    board, lo, _, _, pno, _ = model.root
+    assert extra_bound(model, board, lo, pno) >= LOST - lower_bound(model, model.root)
+
+
+def test_other_pairings_get_no_extra() -> None:
+    game = Game.from_position("cheops", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "6C"])
+    assert _extra(game) == 0
+
+
+# -- admissibility against the plain search ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", ONE_PILE)
+def test_bound_never_exceeds_the_fewest_moves(name: str) -> None:
+    """On small positions and positions a few random moves into them."""
+    rules = RULES[name]
+    for seed in range(15):
+        game = small_position(rules, seed)
+        rng = random.Random(seed)
+        for _ in range(4):
+            if game.is_over:
+                break
+            truth = reference(game)
+            model = Model.from_game(game)
+            if truth is not None:
+                assert _bound(game) <= truth, (name, seed, str(game))
+            elif not model.is_dead(model.root):
+                assert macro_a_star(model.for_shortest(), Budget(None, None)).found is False
+            moves = list(game.legal_moves)
+            game.play(rng.choice(moves))
+
+
+@pytest.mark.parametrize("name", ONE_PILE)
+def test_search_with_no_ceiling_matches_the_plain_search(name: str) -> None:
+    rules = RULES[name]
+    for seed in range(200, 240):
+        game = small_position(rules, seed)
+        truth = reference(game)
+        result = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
+        assert result.found is (truth is not None), (name, seed, str(game))
+        if truth is not None:
+            assert len(result.line) == truth
+            trial = game.copy()
+            for move in result.line:
+                trial.play(move)
+            assert trial.status.value == "won"
+
+
+# -- dominance --------------------------------------------------------------------------
+
+
+def test_dominance_counts_the_draws_between_two_positions() -> None:
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["2D", "3C", "8C"])
+    model = Model.from_game(game)
+    board, lo = model.root[0], model.root[1]
+    dom = _Dominance(model)
+    entries = [(1, lo, 4)]
+    assert dom.dominated(entries, board, lo + 2, 1, 6)  # two draws from the entry
+    assert not dom.dominated(entries, board, lo + 2, 1, 5)
+    assert not dom.dominated(entries, board, lo, 2, 4)  # earlier pass dominates, not later
+    assert not dom.dominated([(2, lo, 0)], board, lo, 1, 9)
+    # a pass earlier: 3 draws + a redeal + 1 draw
+    assert dom.dominated(entries, board, lo + 1, 2, 9)
+    assert not dom.dominated(entries, board, lo + 1, 2, 8)
+    stall = Model.from_game(Game.from_position(get_rules("easy").replace(passes=2), **_POS))
+    assert not _Dominance(stall).dominated([(1, lo, 0)], board, lo + 1, 2, 99)
+
+
+_POS = {"pyramid": [None] * 27 + ["5H"], "stock": ["2D", "3C", "8C"]}
+
+
+# -- Kings on the stock top are removed, never drawn ------------------------------------
+
+
+def _kings_position(rules: RuleSet, seed: int) -> Game:
+    """A small position whose stock (and maybe waste) holds Kings among partners."""
+    rng = random.Random(seed)
+    deck = [c for c in range(52) if c // 4 != 12]
+    rng.shuffle(deck)
+    first_row = rng.choice([21, 22, 23])
+    pyramid: list[int | None] = [None] * 28
+    for pos in range(first_row, 28):
+        pyramid[pos] = deck.pop()
+    stock: list[int] = []
+    for card in pyramid[first_row:]:
+        mates = [c for c in deck if card is not None and rules.pairs(card, c)]
+        if mates and rng.random() < 0.8:
+            stock.append(mates[0])
+            deck.remove(mates[0])
+    kings = [48, 49, 50, 51]
+    rng.shuffle(kings)
+    stock += kings[: rng.randint(1, 3)] + [deck.pop() for _ in range(rng.randint(0, 1))]
+    rng.shuffle(stock)
+    wastes: list[list[int]] = [[]]
+    if rng.random() < 0.4:
+        wastes[0] += [stock.pop() for _ in range(rng.randint(1, 2))]
+    return Game.from_position(rules, pyramid=pyramid, stock=stock, wastes=wastes)
+
+
+@pytest.mark.parametrize("passes", [1, 2, 3])
+def test_stock_kings_never_drawn_keeps_lines_shortest(passes: int) -> None:
+    rules = get_rules("relaxed").replace(name=f"relaxed-{passes}", passes=passes)
+    fired = 0
+    for seed in range(30):
+        game = _kings_position(rules, seed)
+        truth = reference(game)
+        model = Model.from_game(game).for_shortest()
+        result = macro_a_star(model, Budget(None, None))
+        assert result.found is (truth is not None), (passes, seed, str(game))
+        if truth is not None:
+            assert len(result.line) == truth, (passes, seed, str(game))
+            trial = game.copy()
+            for move in result.line:
+                trial.play(move)
+            assert trial.status.value == "won"
+            fired += any(str(m)[0] == "K" for m in result.line)  # a stock King removed
+    assert fired >= 5
+
+
+def test_a_king_on_the_stock_top_is_removed_not_drawn() -> None:
+    # drawing KD or removing it costs the same, and with KD gone 8C waits on the waste
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["8C", "KD", "2D"])
+    line = _shortest(game)
+    assert line == ["5H+8C"]
+    game = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["KD", "2D", "8C"])
+    line = _shortest(game)
+    assert line[0] == "KD" and len(line) == 3 == reference(game)
+    assert _king_barriers(1 << 29, 28, 31) == (29, -1)

@@ -1,0 +1,107 @@
+"""The move-by-move A* (several waste piles, the cell): its bound never overestimates.
+
+:func:`~pyramid_widget.solver.shortest_moves.a_star` ranks positions by
+:func:`~pyramid_widget.solver.search.lower_bound` plus
+:func:`~pyramid_widget.solver.shortest_moves.deal_bound`. Here that sum is checked against the true
+fewest moves from the plain breadth-first search of ``tests/solver/test_exhaustive.py`` on random small
+positions with stocks long enough for the deal bound to matter, and shortest mode must still
+return a line of exactly that length.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid_widget import Game, RuleSet, get_rules
+from pyramid_widget.solver import solve
+from pyramid_widget.solver.model import Model
+from pyramid_widget.solver.search import lower_bound
+from pyramid_widget.solver.shortest_moves import _removal_bound, deal_bound
+from tests.solver.test_exhaustive import reference
+
+RULES = {
+    "egypt": get_rules("egypt"),
+    "apophis": get_rules("apophis"),
+    "two-waste": get_rules("medium").replace(name="two-waste", waste_piles=2, draw_count=2),
+    "draw-three": get_rules("medium").replace(name="draw-three", draw_count=3),
+}
+
+
+def long_stock_position(rules: RuleSet, seed: int) -> Game:
+    """A few bottom-row pyramid cards and a stock of 6-9 cards whose partners for them lie
+    towards its end, so that reaching them takes several draws (when every card must go,
+    the other stock cards come with partners too)."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    pyramid: list[int | None] = [None] * 28
+    for pos in range(rng.choice([24, 25, 26]), 28):
+        pyramid[pos] = deck.pop()
+    mates = []
+    for card in pyramid:
+        found = [c for c in deck if card is not None and rules.pairs(card, c)]
+        if found and rng.random() < 0.8:
+            mates.append(found[0])
+            deck.remove(found[0])
+    filler = [deck.pop() for _ in range(rng.randint(3, 6))]
+    if rules.win != "pyramid":  # every card must go: give each filler card a partner
+        for card in list(filler):
+            found = [c for c in deck if rules.pairs(card, c)]
+            if found and card in filler:
+                filler.append(found[0])
+                deck.remove(found[0])
+            elif card in filler and not rules.kings_alone:
+                filler.remove(card)
+    stock = filler + mates
+    rng.shuffle(stock[: len(filler)])
+    return Game.from_position(rules, pyramid=pyramid, stock=stock[:10])
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_bound_never_overestimates(name: str) -> None:
+    rules = RULES[name]
+    fired = won = 0
+    for seed in range(40):
+        game = long_stock_position(rules, seed)
+        truth = reference(game)
+        model = Model.from_game(game).for_shortest()
+        extra = deal_bound(model, model.root)
+        fired += extra > 0
+        if truth is None:
+            continue
+        won += 1
+        removals = _removal_bound(model)(model.root)
+        assert lower_bound(model, model.root) <= removals, (name, seed)
+        assert removals + extra <= truth, (name, seed)
+        solution = solve(game, shortest=True)
+        assert len(solution.moves) == truth, (name, seed)
+    assert fired and won >= 3, name  # the bound must have been tested where it counts
+
+
+@pytest.mark.parametrize(
+    ("rules", "pyramid", "stock", "bound"),
+    [
+        # 5C at 19 lies under both 8s: neither pair meets without a cell move
+        ("egypt", {19: "5C", 25: "8H", 26: "8C"}, ["5D", "5S", "8D"], 4),
+        # 5D at 20 lies under 8C only, so 5D+8H can meet: 4 cards, one pair
+        ("egypt", {19: "5C", 20: "5D", 25: "8H", 26: "8C"}, ["AD"], 3),
+        # without a cell, the covered pair is not counted either
+        ("two-waste", {19: "5C", 25: "8H", 26: "8C"}, ["5D", "5S", "8D"], 5),
+    ],
+)
+def test_removal_bound_counts_cell_moves(
+    rules: str, pyramid: dict[int, str], stock: list[str], bound: int
+) -> None:
+    """Where a pyramid pair can meet only after a cell move, the bound counts a move per card
+    (more than ``lower_bound``), and it still never exceeds the true fewest moves."""
+    cards: list[str | None] = [pyramid.get(p) for p in range(28)]
+    game = Game.from_position(RULES[rules], pyramid=cards, stock=stock)
+    model = Model.from_game(game).for_shortest()
+    removals = _removal_bound(model)(model.root)
+    assert removals > lower_bound(model, model.root)
+    assert removals + deal_bound(model, model.root) == bound
+    truth = reference(game)
+    assert truth is not None and bound <= truth
+    assert len(solve(game, shortest=True).moves) == truth

@@ -1,0 +1,311 @@
+"""The widget's frontend in real Chromium: ``pyramid_widget/widget/static/widget.js`` rendered by the harness page and
+bridged to a real Python :class:`PyramidWidget` (no kernel), so every click runs the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from pyramid_widget import PRESETS, Game
+from pyramid_widget.widget import PyramidWidget
+from tests.support.browser import SHORT_DEAL, StaticServer, bridge, open_harness, push, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+PYRAMID = ".pyr-card[data-zone='pyramid']"
+
+
+def card(page: Any, card_id: str, view: int = 0) -> Any:
+    return page.locator(f".view[data-view='{view}'] .pyr-card[data-id='{card_id}'][data-zone]")
+
+
+def show(page: Any, server: StaticServer, w: PyramidWidget, **options: Any) -> PyramidWidget:
+    bridge(page, w)
+    open_harness(page, server, w, **options)
+    page.wait_for_selector(PYRAMID)
+    return w
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_renders_from_a_fixed_deal(
+    page: Any, static_server: StaticServer, preset: str
+) -> None:
+    w = show(page, static_server, PyramidWidget(preset, deal=7, records=False))
+    w.draw()
+    push(page, w)
+    expect(page.locator(PYRAMID)).to_have_count(28)
+    want = sorted(c["id"] for c in w.board["cards"] if c["available"])
+    got = page.eval_on_selector_all(".pyr-card.is-available", "ns => ns.map(n => n.dataset.id)")
+    assert sorted(got) == want
+    tops = [c["id"] for c in w.board["cards"] if c["zone"] == "waste" and c["depth"] == 0]
+    for top in tops:
+        expect(card(page, top)).to_have_class(_has("is-available"))
+    expect(page.locator(".pyr-slot[data-zone='waste']")).to_have_count(len(w.game.wastes))
+    expect(page.locator(".pyr-slot[data-zone='cell']")).to_have_count(w.game.rules.cells)
+    expect(page.locator(".pyr-stock-count")).to_have_text(str(len(w.game.stock)))
+    expect(page.locator(".pyr-moves")).to_have_text("1")
+    expect(page.locator(".pyr-rules")).to_have_text(preset)
+    label = page.locator(PYRAMID).first.get_attribute("aria-label")
+    assert label == w.board["cards"][0]["label"] and "covered by" in label
+
+
+def _has(cls: str) -> Any:
+    import re
+
+    return re.compile(rf"(^|\s){cls}(\s|$)")
+
+
+def test_click_play_select_then_partner(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    page.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
+    expect(card(page, "AH")).to_have_attribute("data-zone", "pyramid")
+    expect(page.locator(".pyr-stock-count")).to_have_text("23")
+    card(page, "QS").click()
+    expect(card(page, "QS")).to_have_class(_has("is-selected"))
+    card(page, "AH").click()
+    expect(card(page, "QS")).to_have_attribute("data-zone", "discard")
+    expect(card(page, "AH")).to_have_count(0)
+    assert w.moves == 2 and w.last_event["move"] == "AH+QS" and w.last_event["source"] == "page"
+    expect(page.locator(".pyr-discard-count")).to_have_text("2")
+
+
+def test_a_wrong_pair_shows_its_explanation_and_changes_nothing(
+    page: Any, static_server: StaticServer
+) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    card(page, "TD").click()
+    card(page, "4H").click()
+    expect(page.locator(".pyr-message")).to_have_text("4 + 10 = 14, not 13.")
+    expect(page.locator(".pyr-message")).to_have_attribute("data-kind", "error")
+    expect(page.locator(PYRAMID)).to_have_count(28)
+    card(page, "5C").click()
+    expect(page.locator(".pyr-message")).to_contain_text("5 of clubs is still covered")
+    assert w.moves == 0
+
+
+def test_drag_a_card_onto_its_partner(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    src = card(page, "AC").bounding_box()
+    dst = card(page, "QC").bounding_box()
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] * 0.7, steps=8)
+    expect(card(page, "QC")).to_have_class(_has("is-drop"))
+    page.mouse.up()
+    expect(card(page, "AC")).to_have_count(0)
+    assert w.last_event["move"] == "AC+QC" and w.moves == 1
+
+
+def test_keyboard_play(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    card(page, "QC").focus()
+    page.keyboard.press("Enter")
+    expect(card(page, "QC")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Escape")
+    expect(card(page, "QC")).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")
+    expect(card(page, "AC")).to_be_focused()
+    page.keyboard.press(" ")
+    expect(card(page, "AC")).to_have_count(0)
+    page.keyboard.press("d")
+    expect(page.locator(".pyr-stock-count")).to_have_text("23")
+    page.keyboard.press("u")
+    expect(page.locator(".pyr-stock-count")).to_have_text("24")
+    page.keyboard.press("r")
+    expect(page.locator(".pyr-stock-count")).to_have_text("23")
+    page.keyboard.press("h")
+    expect(page.locator(".is-hint")).not_to_have_count(0)
+    assert w.last_event["kind"] == "hint" and w.highlight
+    page.keyboard.press("?")
+    expect(page.locator(".pyr-help")).to_be_visible()
+    expect(page.locator(".pyr-help")).to_contain_text("Escape")
+    assert w.moves == 2
+
+
+def test_tab_reaches_the_cards_and_arrows_move_focus(
+    page: Any, static_server: StaticServer
+) -> None:
+    show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    card(page, "5C").focus()
+    page.keyboard.press("ArrowDown")
+    focused = page.evaluate("document.activeElement.dataset.id")
+    assert focused in ("2C", "TC")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('pyr-card')")
+
+
+def test_a_king_clears_on_a_second_tap_and_the_win_banner_shows(
+    page: Any, static_server: StaticServer
+) -> None:
+    w = PyramidWidget("medium", records=False)
+    w.load(Game.from_position("medium", pyramid=[None] * 25 + ["5H", "KS", "8C"]))
+    show(page, static_server, w)
+    card(page, "KS").click()
+    expect(card(page, "KS")).to_have_class(_has("is-selected"))
+    card(page, "KS").click()
+    expect(card(page, "KS")).to_have_attribute("data-zone", "discard")
+    card(page, "5H").click()
+    card(page, "8C").click()
+    banner = page.locator(".pyr-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("You won!")
+    expect(banner.locator("[data-action='new']")).to_be_visible()
+    expect(banner.locator("[data-action='restart']")).to_be_visible()
+    assert w.status == "won"
+    banner.locator("[data-action='restart']").click()
+    expect(page.locator(PYRAMID)).to_have_count(3)
+    expect(banner).to_be_hidden()
+
+
+def test_two_views_of_one_widget_stay_in_sync(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False), views=2)
+    card(page, "QC", view=1).click()
+    card(page, "AC", view=1).click()
+    expect(card(page, "AC", view=0)).to_have_count(0)
+    expect(card(page, "AC", view=1)).to_have_count(0)
+    w.draw()
+    push(page, w)
+    for view in (0, 1):
+        expect(page.locator(f".view[data-view='{view}'] .pyr-moves")).to_have_text("2")
+
+
+def test_toolbar_new_deal_pause_and_egypt_cell(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    page.locator(".pyr-toolbar [data-action='new']").click()
+    page.locator(".pyr-rules-select").select_option("egypt")
+    page.locator(".pyr-deal-input").fill("7")
+    page.locator("[data-action='deal']").click()
+    expect(page.locator(".pyr-slot[data-zone='cell']")).to_have_count(1)
+    assert w.game.rules.name == "egypt" and w.game.deal_number == 7
+    card(page, "QS").click()
+    page.locator(".pyr-slot[data-zone='cell'] .pyr-slot-face").click()
+    expect(card(page, "QS")).to_have_attribute("data-zone", "cell")
+    page.locator(".pyr-toolbar [data-action='pause']").click()
+    expect(page.locator(".pyr-paused")).to_be_visible()
+    assert w.paused
+    page.locator(".pyr-paused [data-action='resume']").click()
+    expect(page.locator(".pyr-paused")).to_be_hidden()
+    assert not w.paused
+
+
+def test_controls_trait_hides_buttons(page: Any, static_server: StaticServer) -> None:
+    show(page, static_server, PyramidWidget("medium", deal=7, records=False, controls=["undo"]))
+    expect(page.locator(".pyr-toolbar [data-action='undo']")).to_be_visible()
+    expect(page.locator(".pyr-toolbar [data-action='new']")).to_be_hidden()
+
+
+@pytest.mark.parametrize("width", [400, 900])
+def test_fits_narrow_and_wide_columns(page: Any, static_server: StaticServer, width: int) -> None:
+    show(page, static_server, PyramidWidget("egypt", deal=7, records=False), width=width)
+    view = page.locator(".view").bounding_box()
+    boxes = page.eval_on_selector_all(
+        ".pyr-card, .pyr-slot", "ns => ns.map(n => n.getBoundingClientRect().toJSON())"
+    )
+    for box in boxes:
+        assert box["left"] >= view["x"] - 1 and box["right"] <= view["x"] + view["width"] + 1
+    card_width = card(page, "QS").bounding_box()["width"]
+    assert (card_width < 56) if width == 400 else (card_width > 75)
+    screenshot(page.locator(".view"), f"harness-egypt-{width}")
+
+
+def test_dark_theme_changes_the_felt(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    felt = page.locator(".pyr-felt")
+    light = felt.evaluate("n => getComputedStyle(n).backgroundImage")
+    w.theme = "dark"
+    push(page, w)
+    expect(page.locator(".pyr-root")).to_have_attribute("data-theme", "dark")
+    assert felt.evaluate("n => getComputedStyle(n).backgroundImage") != light
+    screenshot(page.locator(".view"), "harness-dark")
+
+
+def test_a_stalemate_shows_the_lost_banner(page: Any, static_server: StaticServer) -> None:
+    w = PyramidWidget("hard", records=False)
+    w.load(Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["2D"]))
+    show(page, static_server, w)
+    page.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
+    banner = page.locator(".pyr-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("No more moves")
+    assert w.status == "lost"
+    banner.locator("[data-action='new']").click()
+    expect(banner).to_be_hidden()
+    expect(page.locator(PYRAMID)).to_have_count(28)
+
+
+def test_solve_button_plays_the_line_step_by_step(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=SHORT_DEAL, records=False))
+    if not w.features["assist"]:
+        pytest.skip("pyramid_widget.solver is not available")
+    page.locator(".pyr-toolbar [data-action='solve']").click()
+    expect(page.locator(".pyr-message")).to_contain_text("Solving")
+    expect(page.locator(".pyr-banner")).to_contain_text("You won!", timeout=20_000)
+    assert w.status == "won" and w.moves == 16
+
+
+def test_stats_panel_and_truth_indicator(
+    page: Any, static_server: StaticServer, tmp_path: Any
+) -> None:
+    from pyramid_widget.records.store import Records
+
+    records = Records(tmp_path / "records.sqlite3")
+    w = PyramidWidget("medium", deal=SHORT_DEAL, records=records)
+    for move in ["KS", "AS+QS"]:
+        w.play(move)
+    w.new_game(deal=SHORT_DEAL)
+    show(page, static_server, w)
+    page.locator(".pyr-toolbar [data-action='stats']").click()
+    panel = page.locator(".pyr-stats")
+    expect(panel).to_contain_text("Played")
+    expect(panel.locator("[data-stat='Played'] b")).to_have_text("1")
+    if w.features["assist"]:
+        page.locator(".pyr-toolbar [data-action='truth']").click()
+        expect(page.locator(".pyr-truth")).to_be_visible()
+        w._extras._watcher.wait(30)
+        push(page, w)
+        expect(page.locator(".pyr-truth")).not_to_have_attribute("data-state", "thinking")
+        screenshot(page.locator(".view"), "harness-stats-truth")
+
+
+def test_egypt_round_complete_banner_deals_the_next_round(
+    page: Any, static_server: StaticServer
+) -> None:
+    w = PyramidWidget("egypt", records=False)
+    w.load(Game.from_position("egypt", pyramid=[None] * 27 + ["KS"], stock=["2C", "3C", "4C"]))
+    show(page, static_server, w)
+    card(page, "KS").click()
+    card(page, "KS").click()
+    banner = page.locator(".pyr-banner")
+    expect(banner).to_contain_text("Round 1 complete!")
+    banner.locator("[data-action='next-round']").click()
+    expect(page.locator(PYRAMID)).to_have_count(28)
+    expect(banner).to_be_hidden()
+    assert w.game.round == 2 and w.status == "playing"
+
+
+def test_keyboard_alone_wins_and_starts_the_next_deal(
+    page: Any, static_server: StaticServer
+) -> None:
+    w = PyramidWidget("medium", records=False)
+    w.load(Game.from_position("medium", pyramid=[None] * 27 + ["KS"], stock=["2C"]))
+    show(page, static_server, w)
+    card(page, "KS").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    new_deal = page.locator(".pyr-banner [data-action='new']")
+    expect(new_deal).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(PYRAMID)).to_have_count(28)
+    assert w.status == "playing" and w.game.deal_number is not None
+
+
+def test_a_bad_message_is_shown_to_the_player(page: Any, static_server: StaticServer) -> None:
+    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    page.evaluate("window.harness.model.send({kind: 'pair', cards: ['QS', 'ZZ']})")
+    expect(page.locator(".pyr-message")).to_contain_text("'ZZ' is not a card")
+    expect(page.locator(".pyr-message")).to_have_attribute("data-kind", "error")
+    expect(page.locator(PYRAMID)).to_have_count(28)
+    assert w.moves == 0 and w.last_event["ok"] is False

@@ -1,0 +1,159 @@
+"""The widget's records (stats panel) and solver help, with a real SQLite file and the real
+solver. Solver tests need ``pyramid_widget.solver``; the widget without it is tested too."""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pyramid_widget import Game
+from pyramid_widget.records.store import Records
+from pyramid_widget.widget import PyramidWidget
+from tests.support.browser import SHORT_DEAL
+
+
+def send(w: PyramidWidget, **content: Any) -> dict[str, Any]:
+    w._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+    return dict(w.last_event)
+
+
+@pytest.fixture()
+def records(tmp_path: Path) -> Records:
+    return Records(tmp_path / "records.sqlite3")
+
+
+def test_default_records_use_the_data_dir_env_var(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYRAMID_WIDGET_DATA_DIR", str(tmp_path))
+    w = PyramidWidget("medium", deal=7)
+    assert w.features["records"] is True
+    assert w._extras.records.path == tmp_path / "records.sqlite3"
+    assert w.stats["rules"] == "medium" and w.stats["played"] >= 0
+
+
+def test_records_off_and_bad_records_argument() -> None:
+    w = PyramidWidget("medium", deal=7, records=False)
+    assert w.features["records"] is False and w.stats == {}
+    with pytest.raises(TypeError, match="records must be"):
+        PyramidWidget(records="yes please")
+
+
+def test_a_lost_game_is_recorded_and_shown(records: Records) -> None:
+    w = PyramidWidget("hard", deal=7, records=records)
+    assert w.stats["played"] == 0
+    while w.status == "playing":
+        w.draw() if w.board["can_draw"] else w.play(next(iter(w.game.legal_moves)))
+    assert w.status == "lost"
+    assert w.stats["played"] == 1 and w.stats["won"] == 0
+    assert records.stats("hard").played == 1
+    send(w, kind="restart")  # a finished game is not recorded twice
+    assert records.stats("hard").played == 1
+
+
+def test_an_abandoned_game_counts_when_a_new_deal_starts(records: Records) -> None:
+    w = PyramidWidget("medium", deal=7, records=records)
+    send(w, kind="new")  # no move made: not recorded
+    assert records.stats("medium").played == 0
+    w.draw()
+    send(w, kind="new", rules="easy")
+    assert records.stats("medium").played == 1
+    assert w.stats["rules"] == "easy"
+    send(w, kind="stats")
+    assert w.stats["played"] == 0
+
+
+def test_hand_made_positions_are_not_recorded(records: Records) -> None:
+    w = PyramidWidget("medium", records=records)
+    w.load(Game.from_position("medium", pyramid=[None] * 27 + ["KS"]))
+    w.play("KS")
+    assert w.status == "won" and records.stats("medium").played == 0
+
+
+def test_without_the_solver_its_buttons_are_hidden_and_calls_explain(
+    records: Records,
+) -> None:
+    w = PyramidWidget("easy", deal=1, records=records)
+    w._extras.assist = None
+    w.features = {**w.features, "assist": False}
+    for content in ({"kind": "solve"}, {"kind": "truth", "on": True}, {"kind": "hint", "level": 2}):
+        ev = send(w, **content)
+        assert not ev["ok"] and "pyramid_widget.solver.assist" in w.message
+    with pytest.raises(ValueError, match="assist"):
+        w.new_game(winnable=True)
+    assert w.moves == 0
+
+
+needs_solver = pytest.mark.skipif(
+    importlib.util.find_spec("pyramid_widget.solver") is None,
+    reason="pyramid_widget.solver (another helper's module) has not landed yet",
+)
+
+
+@needs_solver
+def test_solve_plays_a_winning_line_step_by_step() -> None:
+    w = PyramidWidget("medium", deal=SHORT_DEAL, records=False)
+    send(w, kind="solve")
+    queued = list(w.autoplay)
+    assert queued and w.message.startswith("Solving")
+    for _ in queued:
+        assert send(w, kind="solve-step")["ok"]
+    assert w.status == "won" and w.autoplay == []
+
+
+@needs_solver
+def test_a_player_move_stops_the_solver() -> None:
+    w = PyramidWidget("medium", deal=SHORT_DEAL, records=False)
+    w.solve()
+    assert w.autoplay and w.highlight
+    w.draw()
+    assert w.autoplay == []
+
+
+@needs_solver
+def test_solve_all_at_once_and_an_unwinnable_position() -> None:
+    w = PyramidWidget("medium", deal=SHORT_DEAL, records=False)
+    line = w.solve(step_by_step=False)
+    assert line and w.status == "won" and w.moves == len(line)
+    w.load(Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=[]))
+    assert w.status == "lost"
+    assert w.solve() is None
+
+
+@needs_solver
+def test_hint_level_two_and_truth_indicator() -> None:
+    w = PyramidWidget("medium", deal=SHORT_DEAL, records=False)
+    ev = send(w, kind="hint", level=2)
+    assert ev["ok"] and ev["move"]
+    send(w, kind="truth", on=True)
+    assert w.truth["on"] is True
+    w._extras._watcher.wait(60)
+    assert w.truth["state"] == "winnable"
+    send(w, kind="truth", on=False)
+    assert w.truth == {"on": False}
+
+
+@needs_solver
+def test_winnable_deal_option() -> None:
+    w = PyramidWidget("easy", deal=1, records=False)
+    ev = send(w, kind="new", rules="easy", winnable=True)
+    assert ev["ok"] and w.board["deal_number"] is not None
+
+
+@needs_solver
+def test_a_loss_with_the_indicator_on_gets_a_post_mortem() -> None:
+    w = PyramidWidget("hard", deal=7, records=False)
+    send(w, kind="truth", on=True)
+    while w.status == "playing":
+        w.draw() if w.board["can_draw"] else w.play(next(iter(w.game.legal_moves)))
+    assert w.status == "lost"
+    deadline = time.monotonic() + 60
+    while not w.truth.get("post_mortem") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "won" in w.truth["post_mortem"]
+    assert w.post_mortem().detail == w.truth["post_mortem"]
+    w.close()
