@@ -82,6 +82,9 @@ class RecordsError(PyramidError):
 class UnknownSavedGameError(RecordsError, KeyError):
     """No saved game has that name; the message lists the names there are."""
 
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
 
 class IntentError(PyramidError):
     """A message from the page that cannot be acted on (bad kind, field, card or rate)."""

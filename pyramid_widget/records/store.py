@@ -90,9 +90,6 @@ _MAX_NAME = 200
 class RecordsWarning(UserWarning):
     """The records file could not be used as it was; what happened instead is in the text."""
 
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
-
 
 @dataclass(frozen=True)
 class Stats:
