@@ -19,19 +19,17 @@ from typing import Any
 import pytest
 
 from pyramid_widget import Game, Move
+from pyramid_widget.errors import NoWinnableDealError, UndecidedError
 from pyramid_widget.solver import assist
-from pyramid_widget.solver.assist import (
-    NoWinnableDealError,
+from pyramid_widget.solver.lines import (
     SolverDisagreementError,
-    TruthReport,
-    TruthWatcher,
-    UndecidedError,
     next_winning_move,
-    post_mortem,
     replay_wins,
-    winnable_deal,
     winning_line,
 )
+from pyramid_widget.solver.post_mortem import post_mortem
+from pyramid_widget.solver.truth import TruthReport, TruthWatcher
+from pyramid_widget.solver.winnable import winnable_deal
 
 
 def trap() -> Game:
@@ -377,5 +375,17 @@ def test_post_mortem_says_how_far_it_got_when_the_solver_gives_up(
     )
 
 
-def test_assist_module_exports() -> None:
-    assert set(assist.__all__) >= {"TruthWatcher", "post_mortem", "winnable_deal"}
+def test_assist_is_a_thin_re_export_of_the_job_modules() -> None:
+    from pyramid_widget.solver import lines, truth, winnable
+    from pyramid_widget.solver import post_mortem as mortem
+
+    homes = {**vars(lines), **vars(truth), **vars(winnable), **vars(mortem)}
+    assert set(assist.__all__) >= {"TruthWatcher", "post_mortem", "winnable_deal", "winning_line"}
+    for name in assist.__all__:
+        assert getattr(assist, name) is homes[name], name
+    own = [
+        name
+        for name, value in vars(assist).items()
+        if callable(value) and getattr(value, "__module__", "") == assist.__name__
+    ]
+    assert own == []  # nothing is defined here any more, only re-exported

@@ -1,0 +1,64 @@
+"""Deals the solver proves winnable (the widget's "winnable deals only").
+
+>>> from pyramid_widget import Game
+>>> from pyramid_widget.solver.lines import winning_line
+>>> n = winnable_deal("easy", start=0)
+>>> winning_line(Game("easy", deal=n)) is not None
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
+from pyramid_widget.engine.game import Game
+from pyramid_widget.engine.rules import RuleSet, get_rules
+from pyramid_widget.errors import NoWinnableDealError
+from pyramid_widget.solver.lines import checked_solve
+
+__all__ = ["DEAL_SECONDS", "NoWinnableDealError", "winnable_deal"]
+
+DEAL_SECONDS = 2.0
+"""Default time budget per deal tried by :func:`winnable_deal`."""
+_RANDOM_START_LIMIT = 10**9
+
+
+def winnable_deal(
+    rules: str | RuleSet = "medium",
+    *,
+    start: int | None = None,
+    bound: int = 50,
+    max_seconds: float | None = DEAL_SECONDS,
+    max_nodes: int | None = None,
+) -> int:
+    """The first deal number from ``start`` on that the solver proves winnable under ``rules``.
+
+    Tries at most ``bound`` consecutive deal numbers, giving the solver ``max_seconds`` (and
+    ``max_nodes``) for each; ``start=None`` picks a random start. Raises
+    :class:`NoWinnableDealError` (a ``ValueError``) saying how many deals were unwinnable and
+    how many undecided when none is found, and ``ValueError`` for a bound below 1.
+
+    >>> winnable_deal("easy", start=0, bound=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: bound must be a whole number of deals, at least 1; got 0
+    """
+    rule_set = get_rules(rules)
+    if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
+        raise ValueError(f"bound must be a whole number of deals, at least 1; got {bound!r}")
+    first = random.randrange(_RANDOM_START_LIMIT) if start is None else start
+    last = min(first + bound - 1, MAX_DEAL_NUMBER)
+    verdicts: Counter[str] = Counter()
+    for number in range(first, last + 1):
+        verdict = checked_solve(Game(rule_set, deal=number), max_seconds, max_nodes).verdict
+        if verdict == "winnable":
+            return number
+        verdicts[verdict] += 1
+    budget = f"{max_seconds:g} s" if max_seconds is not None else "no time limit"
+    raise NoWinnableDealError(
+        f"no winnable deal found for rule set {rule_set.name!r} among deals {first}..{last} "
+        f"({verdicts['unwinnable']} proved unwinnable, {verdicts['unknown']} undecided within "
+        f"{budget} each); try a larger bound or more time per deal"
+    )
