@@ -1,13 +1,18 @@
 """The records file underneath :mod:`pyramid_widget.records.store`: schema versions, forward
-migrations, and opening a file safely (WAL, busy waits, corruption checks, read-only copies).
+migrations, telling our files from anyone else's, and opening a file safely (WAL, busy waits,
+corruption checks, read-only opening).
 
 Schema versions live in ``PRAGMA user_version``; ``MIGRATIONS[v]`` turns version ``v`` into
 ``v + 1``, all in one transaction, so two processes opening an old file at once migrate it once.
+Files of version 3 on carry ``PRAGMA application_id`` = :data:`APPLICATION_ID`; older ones are
+known by their version number and their ``games`` table.
 
 >>> import sqlite3
 >>> conn = sqlite3.connect(":memory:", isolation_level=None)
 >>> migrate(conn), conn.execute("PRAGMA user_version").fetchone()[0] == CURRENT_VERSION
 (0, True)
+>>> conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+True
 """
 
 from __future__ import annotations
@@ -23,22 +28,28 @@ from typing import TypeVar
 T = TypeVar("T")
 BUSY_TIMEOUT_MS = 30_000
 
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
+APPLICATION_ID = 0x50597257
+"""``PRAGMA application_id`` of a records file (the bytes ``PYrW``), from schema version 3."""
 
-_TABLES_V2 = (
-    """CREATE TABLE IF NOT EXISTS games (
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+_GAMES_V3 = """CREATE TABLE IF NOT EXISTS games (
         id INTEGER PRIMARY KEY,
         rules TEXT NOT NULL,
         rules_json TEXT NOT NULL DEFAULT '{}',
         deal TEXT NOT NULL,
-        deal_number INTEGER,
+        deal_number TEXT,
         result TEXT NOT NULL,
         score INTEGER NOT NULL,
         seconds REAL NOT NULL,
         moves INTEGER NOT NULL,
         rounds INTEGER NOT NULL DEFAULT 0,
         finished_at TEXT NOT NULL,
-        game_json TEXT)""",
+        game_json TEXT)"""
+
+_TABLES_V3 = (
+    _GAMES_V3,
     "CREATE INDEX IF NOT EXISTS games_by_rules ON games (rules, id)",
     """CREATE TABLE IF NOT EXISTS saved_games (
         name TEXT PRIMARY KEY,
@@ -56,8 +67,9 @@ class SchemaError(sqlite3.DatabaseError):
 
 def create_current(conn: sqlite3.Connection) -> None:
     """Create the current schema in an empty database (inside the caller's transaction)."""
-    for statement in _TABLES_V2:
+    for statement in _TABLES_V3:
         conn.execute(statement)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {CURRENT_VERSION}")
 
 
@@ -75,18 +87,39 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     for name, preset in PRESETS.items():
         text = json.dumps(preset.to_dict(), sort_keys=True)
         conn.execute("UPDATE games SET rules_json = ? WHERE rules = ?", (text, name))
-    for statement in _TABLES_V2[1:]:
+    for statement in _TABLES_V3[1:]:
         conn.execute(statement)
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    """``games.deal_number`` becomes TEXT (decimal digits), so that every deal number up to
+    2**64 - 1 is kept exactly (an SQLite INTEGER stops at 2**63 - 1); the file is marked
+    with :data:`APPLICATION_ID`."""
+    conn.execute("ALTER TABLE games RENAME TO games_v2")
+    conn.execute("DROP INDEX IF EXISTS games_by_rules")
+    conn.execute(_GAMES_V3)
+    conn.execute(
+        "INSERT INTO games (id, rules, rules_json, deal, deal_number, result, score, seconds,"
+        " moves, rounds, finished_at, game_json) SELECT id, rules, rules_json, deal,"
+        " CAST(deal_number AS TEXT), result, score, seconds, moves, rounds, finished_at,"
+        " game_json FROM games_v2"
+    )
+    conn.execute("DROP TABLE games_v2")
+    conn.execute(_TABLES_V3[1])
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """``MIGRATIONS[v]`` turns a version ``v`` file into version ``v + 1``."""
 
 
 def _check_version(conn: sqlite3.Connection) -> int:
     """The file's schema version; :class:`SchemaError` for a newer or a foreign database."""
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+    app = int(conn.execute("PRAGMA application_id").fetchone()[0])
+    if app not in (0, APPLICATION_ID) or (
+        version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    ):
         raise SchemaError("it is a database, but not a pyramid-widget records file")
     if version > CURRENT_VERSION:
         raise SchemaError(
@@ -115,6 +148,33 @@ def migrate(conn: sqlite3.Connection) -> int:
     return version
 
 
+def looks_like_ours(target: Path) -> bool:
+    """Whether ``target`` is recognisably a records file, even a damaged one: an SQLite header
+    with our :data:`APPLICATION_ID`, or (files before version 3) a version number we wrote
+    and the text of our ``games`` table on the first page. Reads the first page only.
+
+    >>> import tempfile
+    >>> notes = Path(tempfile.mkdtemp()) / "notes.txt"
+    >>> _ = notes.write_text("shopping: milk, eggs")
+    >>> looks_like_ours(notes)
+    False
+    """
+    try:
+        with target.open("rb") as handle:
+            head = handle.read(100)
+            if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+                return False
+            size = int.from_bytes(head[16:18], "big")
+            page = head + handle.read((65536 if size == 1 else size) - 100)
+    except OSError:
+        return False
+    version = int.from_bytes(head[60:64], "big")
+    app = int.from_bytes(head[68:72], "big")
+    if app == APPLICATION_ID:
+        return True
+    return app == 0 and version >= 1 and b"CREATE TABLE games" in page
+
+
 def connect_file(target: Path) -> sqlite3.Connection:
     """Open (creating or migrating) a records file; raises sqlite3 / OS errors."""
     conn = sqlite3.connect(
@@ -139,6 +199,7 @@ def connect_file(target: Path) -> sqlite3.Connection:
 
 
 def transaction(conn: sqlite3.Connection, action: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``action`` in one ``BEGIN IMMEDIATE`` transaction, rolled back if it raises."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         result = action(conn)
@@ -160,6 +221,47 @@ def _retry_busy(action: Callable[[], object], attempts: int = 200) -> None:
             if "locked" not in str(exc) or attempt == attempts - 1:
                 raise
             time.sleep(0.01)
+
+
+def _source(target: Path, query: str) -> sqlite3.Connection:
+    return sqlite3.connect(
+        f"{target.resolve().as_uri()}?{query}", uri=True, isolation_level=None,
+        check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000,
+    )  # fmt: skip
+
+
+def open_readonly(target: Path) -> sqlite3.Connection:
+    """Open an existing records file to read it, changing nothing in it.
+
+    A current file is read in place (read-only mode; where even that cannot work, as with a
+    WAL file in a read-only place, the main file as it stands); an older one is copied into
+    memory and migrated there. Raises :class:`SchemaError` for a foreign or newer database and
+    ``sqlite3.DatabaseError`` for a damaged one (``is_corruption`` tells which).
+    """
+    failure: sqlite3.Error | None = None
+    for query in ("mode=ro", "immutable=1"):
+        source = _source(target, query)
+        try:
+            check = source.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+            if _check_version(source) == CURRENT_VERSION:
+                return source
+            into = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            source.backup(into)
+            source.close()
+            migrate(into)
+            return into
+        except SchemaError:
+            source.close()
+            raise
+        except sqlite3.Error as exc:
+            source.close()
+            if isinstance(exc, sqlite3.DatabaseError) and is_corruption(exc):
+                raise
+            failure = exc
+    assert failure is not None
+    raise failure
 
 
 def copy_readonly(target: Path) -> sqlite3.Connection | None:

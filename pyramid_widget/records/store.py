@@ -6,11 +6,20 @@ One file, ``records.sqlite3``, holds everything. Where it lives, first match win
 2. the directory named by the environment variable ``PYRAMID_WIDGET_DATA_DIR``;
 3. ``platformdirs.user_data_dir("pyramid-widget")``.
 
-The store never stops play. A file that is not a database (or is damaged) is moved aside to
-``records.sqlite3.corrupt-<UTC time>`` with a :class:`RecordsWarning` naming the new path, and a
-fresh file is started. A location that cannot be written (read-only directory, a path under a
-regular file, a disk that refuses writes) falls back to an in-memory store, with a warning; when
-an old file can still be read, its contents are copied into memory so the statistics still show.
+The store never stops play, and never moves or replaces a file that is not its own. A damaged
+records file (recognisably one of ours: see :func:`~pyramid_widget.records.schema.looks_like_ours`)
+is moved aside to ``records.sqlite3.corrupt-<UTC time>`` with a :class:`RecordsWarning` naming
+the new path, and a fresh file is started. Any other file (a text file, another program's
+database, a newer version's records) is left exactly as it is, and so is a location that
+cannot be written (read-only directory, a path under a regular file, a disk that refuses
+writes): the store falls back to memory, with a warning; when an old file can still be read,
+its contents are copied into memory so the statistics still show. ``read_only=True`` (what a
+read command such as ``pyramid-widget stats`` uses) changes nothing at all, and raises
+:class:`RecordsError` for a file it cannot read.
+
+A bad record (a game whose fields cannot be stored: an edited save with a list for its deal
+number, a negative time) is refused with one :class:`RecordsError` sentence; the file stays in
+use and later games are written as usual.
 
 Several widgets, notebooks and processes may write at once: the file is in WAL mode, every
 write is one short ``BEGIN IMMEDIATE`` transaction, and a busy database is waited for
@@ -20,10 +29,12 @@ Schema versions live in ``PRAGMA user_version`` and migrate forward on open:
 
 * **v1** (the first layout): ``games(id, rules, deal, result, score, seconds, moves,
   played_at)`` only.
-* **v2** (current): ``games`` gains ``rules_json`` (the full rule set, so user-built rule sets are
+* **v2**: ``games`` gains ``rules_json`` (the full rule set, so user-built rule sets are
   kept), ``deal_number``, ``rounds`` (``egypt``'s completed rounds) and ``game_json`` (the whole
   game, moves included); ``played_at`` becomes ``finished_at``; a ``saved_games`` table holds
   games in progress.
+* **v3** (current): ``games.deal_number`` is TEXT (decimal digits), so deal numbers from 2**63
+  to 2**64 - 1 are stored exactly; the file carries ``PRAGMA application_id`` ``0x50597257``.
 
 >>> from pyramid_widget import Game
 >>> records = Records(":memory:")
@@ -41,7 +52,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import os
 import sqlite3
 import threading
@@ -52,14 +62,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.errors import RecordsError, UnknownSavedGameError
+from pyramid_widget.records import rows
+from pyramid_widget.records.rows import RESULTS
 from pyramid_widget.records.schema import (
     CURRENT_VERSION,
+    SQLITE_MAGIC,
     SchemaError,
     T,
     connect_file,
     copy_readonly,
     is_corruption,
+    looks_like_ours,
     migrate,
+    open_readonly,
     transaction,
 )
 
@@ -83,8 +98,15 @@ __all__ = [
 
 DATA_DIR_ENV = "PYRAMID_WIDGET_DATA_DIR"
 FILE_NAME = "records.sqlite3"
-RESULTS = ("won", "lost", "abandoned")
-_MAX_NAME = 200
+_RECORD_ERRORS = (
+    sqlite3.ProgrammingError,
+    sqlite3.InterfaceError,
+    sqlite3.DataError,
+    sqlite3.IntegrityError,
+    OverflowError,
+    UnicodeError,
+)
+"""What SQLite raises for a value it cannot bind or keep: a bad record, not a bad file."""
 
 
 class RecordsWarning(UserWarning):
@@ -185,10 +207,6 @@ def resolve_path(path: str | os.PathLike[str] | None) -> Path | None:
     return resolved
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-
-
 class Records:
     """The records store. Thread-safe; open as many as you like on the same file.
 
@@ -198,17 +216,25 @@ class Records:
     :attr:`warning` so a user interface can show it. ``path`` is the file in use
     (``None`` in memory).
 
+    ``read_only=True`` opens an existing file only to read it: nothing is created, migrated,
+    moved or written (an older file is migrated in memory), and a file that is missing, not a
+    pyramid-widget records file, damaged or from a newer version raises :class:`RecordsError`.
+
     >>> with Records(":memory:") as records:
     ...     records.in_memory, records.warning
     (True, None)
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False
+    ) -> None:
         self._lock = threading.RLock()
         self.warning: str | None = None
+        self.read_only = bool(read_only)
         self.requested: Path | None = resolve_path(path)
         self.path: Path | None = None
-        self._conn = self._open(self.requested)
+        opener = self._open_to_read if self.read_only else self._open
+        self._conn = opener(self.requested)
 
     # -- opening -------------------------------------------------------------------------
 
@@ -221,9 +247,38 @@ class Records:
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, SchemaError) or not is_corruption(exc):
                 return self._fallback(target, exc)
+            if not looks_like_ours(target):
+                return self._fallback(target, SchemaError(f"{_not_ours(target)}, left as it is"))
             return self._move_aside_and_retry(target, exc)
         except (OSError, ValueError) as exc:
             return self._fallback(target, exc)
+        self.path = target
+        return conn
+
+    def _open_to_read(self, target: Path | None) -> sqlite3.Connection:
+        if target is None:
+            return self._memory()
+        try:
+            if not target.exists():
+                raise RecordsError(f"there is no records file at {target}")
+            if target.is_dir():
+                raise RecordsError(f"{target} is a directory, not a records file")
+            if target.stat().st_size == 0:  # a file being created this very moment
+                conn = self._memory()
+            elif not looks_like_ours(target):
+                raise RecordsError(f"{_not_ours(target)}; it was left as it is")
+            else:
+                conn = open_readonly(target)
+        except SchemaError as exc:
+            raise RecordsError(f"the records file {target} cannot be read: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            if is_corruption(exc):
+                raise RecordsError(
+                    f"the records file {target} is damaged ({exc}); it was left as it is"
+                ) from None
+            raise RecordsError(f"cannot read the records file {target} ({exc})") from None
+        except (OSError, sqlite3.Error) as exc:
+            raise RecordsError(f"cannot read the records file {target} ({exc})") from None
         self.path = target
         return conn
 
@@ -291,25 +346,38 @@ class Records:
 
     def _write(self, action: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``action`` in one short write transaction (``BEGIN IMMEDIATE``). Should the
-        file fail under us (damaged, made read-only, disk full), go on in memory, warning."""
+        file fail under us (damaged, made read-only, disk full), go on in memory, warning.
+        A value SQLite cannot keep is a bad record: :class:`RecordsError`, the file kept."""
+        if self.read_only:
+            raise RecordsError(f"the records file {self.path} was opened read-only")
         with self._lock:
             try:
                 return transaction(self._conn, action)
+            except _RECORD_ERRORS as exc:
+                raise RecordsError(f"cannot store this record: {exc}") from None
             except sqlite3.DatabaseError as exc:
                 if self.path is None:
-                    raise
+                    raise RecordsError(f"cannot store this record: {exc}") from None
                 self._lose_file(exc)
+            try:
                 return transaction(self._conn, action)
+            except (*_RECORD_ERRORS, sqlite3.Error) as exc:
+                raise RecordsError(f"cannot store this record: {exc}") from None
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self._conn.execute(sql, params).fetchall()
+            except _RECORD_ERRORS as exc:
+                raise RecordsError(f"cannot read the records: {exc}") from None
             except sqlite3.DatabaseError as exc:
-                if self.path is None:
-                    raise
+                if self.path is None or self.read_only:
+                    raise RecordsError(f"cannot read the records: {exc}") from None
                 self._lose_file(exc)
+            try:
                 return self._conn.execute(sql, params).fetchall()
+            except (*_RECORD_ERRORS, sqlite3.Error) as exc:
+                raise RecordsError(f"cannot read the records: {exc}") from None
 
     def _lose_file(self, exc: sqlite3.DatabaseError) -> None:
         target, self.path = self.path, None
@@ -325,6 +393,8 @@ class Records:
 
         The result is the game's status: ``"won"``, ``"lost"``, or ``"abandoned"`` for a game
         still in play (the player started another). ``when`` (ISO 8601 text) defaults to now.
+        Raises :class:`RecordsError`, storing nothing, for a game whose fields cannot be
+        stored as they are (an edited save); the store goes on writing the next games.
 
         >>> from pyramid_widget import Game
         >>> records = Records(":memory:")
@@ -333,7 +403,7 @@ class Records:
         >>> records.games()[0].result
         'lost'
         """
-        row = _game_row(game, when)
+        row = rows.game_row(game, when)
 
         def insert(conn: sqlite3.Connection) -> int:
             cursor = conn.execute(
@@ -350,21 +420,26 @@ class Records:
     ) -> list[GameRecord]:
         """Finished games, newest first, optionally of one rule set and/or one result."""
         if result is not None:
-            _check_result(result)
+            rows.check_result(result)
+        if rules is not None:
+            rows.check_query(rules, "rule set name")
         sql = (
             "SELECT id, rules, deal, deal_number, result, score, seconds, moves, rounds,"
             " finished_at FROM games WHERE (?1 IS NULL OR rules = ?1)"
             " AND (?2 IS NULL OR result = ?2) ORDER BY id DESC LIMIT ?3"
         )
-        rows = self._read(sql, (rules, result, -1 if limit is None else limit))
-        return [GameRecord(*row) for row in rows]
+        found = self._read(sql, (rules, result, rows.check_limit(limit)))
+        return [
+            GameRecord(r[0], r[1], r[2], rows.deal_number_from_text(r[3]), *r[4:]) for r in found
+        ]
 
     def game_json(self, record_id: int) -> str:
         """The whole stored game (``Game.from_json`` reads it); RecordsError if not stored."""
-        rows = self._read("SELECT game_json FROM games WHERE id = ?", (record_id,))
-        if not rows or rows[0][0] is None:
+        rows.check_query(record_id, "record id")
+        found = self._read("SELECT game_json FROM games WHERE id = ?", (record_id,))
+        if not found or found[0][0] is None:
             raise RecordsError(f"no stored game with id {record_id}")
-        return str(rows[0][0])
+        return str(found[0][0])
 
     def stats(self, rules: str) -> Stats:
         """Statistics of one rule set (all zero when it has no games).
@@ -380,11 +455,12 @@ class Records:
         (4, 3, 75.0, 1, 2)
         """
         name = getattr(rules, "name", rules)
-        rows = self._read(
+        rows.check_query(name, "rule set name")
+        found = self._read(
             "SELECT result, score, seconds, rounds FROM games WHERE rules = ? ORDER BY id",
             (name,),
         )
-        return _aggregate(str(name), rows)
+        return _aggregate(str(name), found)
 
     def all_stats(self) -> list[Stats]:
         """Statistics of every rule set that has games: presets first in their order, then the
@@ -398,17 +474,18 @@ class Records:
         """Save a game in progress (undo history included); return the name it is saved under.
 
         Without a name, one is made from the rule set and the time. Saving under an existing
-        name replaces that save. Raises :class:`RecordsError` for an empty or overlong name.
+        name replaces that save. Raises :class:`RecordsError` for an empty or overlong name,
+        or a game whose fields cannot be stored as they are.
         """
-        text = game.to_json()
-        checked = None if name is None else _check_name(name)
+        checked = None if name is None else rows.check_name(name)
+        row = rows.saved_row(game, checked or "", rows.now())
 
         def save(conn: sqlite3.Connection) -> str:
-            final = checked or _fresh_name(conn, game)
+            final = checked or _fresh_name(conn, row[1])
             conn.execute(
                 "INSERT OR REPLACE INTO saved_games (name, rules, saved_at, moves, score,"
                 " game_json) VALUES (?,?,?,?,?,?)",
-                (final, game.rules.name, _now(), int(game.moves), int(game.score), text),
+                (final, *row[1:]),
             )
             return final
 
@@ -427,24 +504,26 @@ class Records:
         """
         from pyramid_widget import Game
 
-        rows = self._read("SELECT game_json FROM saved_games WHERE name = ?", (name,))
-        if not rows:
+        rows.check_query(name, "saved game name")
+        found = self._read("SELECT game_json FROM saved_games WHERE name = ?", (name,))
+        if not found:
             raise UnknownSavedGameError(self._unknown_text(name))
         try:
-            return Game.from_json(rows[0][0])
-        except ValueError as exc:
-            raise RecordsError(f"the saved game {name!r} cannot be read back: {exc}") from exc
+            return Game.from_json(found[0][0])
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            raise RecordsError(f"the saved game {name!r} cannot be read back: {exc}") from None
 
     def saved_games(self) -> list[SavedGame]:
         """Saved games, newest first."""
-        rows = self._read(
+        found = self._read(
             "SELECT name, rules, saved_at, moves, score FROM saved_games"
             " ORDER BY saved_at DESC, rowid DESC"
         )
-        return [SavedGame(*row) for row in rows]
+        return [SavedGame(*row) for row in found]
 
     def delete_saved(self, name: str) -> None:
         """Delete a saved game; :class:`UnknownSavedGameError` if there is none by that name."""
+        rows.check_query(name, "saved game name")
         sql = "DELETE FROM saved_games WHERE name = ?"
         if not self._write(lambda conn: conn.execute(sql, (name,)).rowcount):
             raise UnknownSavedGameError(self._unknown_text(name))
@@ -457,55 +536,24 @@ class Records:
         return f"no saved game named {name!r}; {listing}"
 
 
-def _check_result(result: str) -> None:
-    if result not in RESULTS:
-        raise RecordsError(f"unknown result {result!r}; expected one of {', '.join(RESULTS)}")
+def _not_ours(target: Path) -> str:
+    """Why ``target`` is not used: it is not a records file (a sentence without a stop)."""
+    try:
+        with target.open("rb") as handle:
+            is_sqlite = handle.read(16) == SQLITE_MAGIC
+    except OSError:
+        is_sqlite = False
+    kind = "an SQLite database of another kind" if is_sqlite else "not an SQLite database"
+    return f"{target} is not a pyramid-widget records file (it is {kind})"
 
 
-def _check_name(name: str) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise RecordsError("a saved game needs a non-empty name")
-    if len(name) > _MAX_NAME:
-        raise RecordsError(f"a saved game's name is at most {_MAX_NAME} characters")
-    return name.strip()
-
-
-def _fresh_name(conn: sqlite3.Connection, game: Game) -> str:
-    base = f"{game.rules.name} {dt.datetime.now().strftime('%Y-%m-%d %H:%M:%S')}"
+def _fresh_name(conn: sqlite3.Connection, rules: str) -> str:
+    base = f"{rules} {dt.datetime.now().strftime('%Y-%m-%d %H:%M:%S')}"
     name, n = base, 1
     while conn.execute("SELECT 1 FROM saved_games WHERE name = ?", (name,)).fetchone():
         n += 1
         name = f"{base} ({n})"
     return name
-
-
-def _game_row(game: Game, when: str | None) -> tuple[Any, ...]:
-    from pyramid_widget import format_deal
-
-    status = game.status.value
-    result = status if status in ("won", "lost") else "abandoned"
-    rules = game.rules
-    return (
-        rules.name,
-        json.dumps(rules.to_dict(), sort_keys=True),
-        "" if game.deal is None else format_deal(game.deal),
-        game.deal_number,
-        result,
-        int(game.score),
-        float(game.elapsed),
-        int(game.moves),
-        _rounds_completed(game, result),
-        when or _now(),
-        game.to_json(),
-    )
-
-
-def _rounds_completed(game: Game, result: str) -> int:
-    """Rounds cleared in a run (``egypt``); 0 for rule sets without rounds."""
-    if not getattr(game.rules, "rounds", False):
-        return 0
-    current = int(game.round)
-    return current if result == "won" else current - 1
 
 
 def _aggregate(rules: str, rows: list[tuple[Any, ...]]) -> Stats:

@@ -23,23 +23,23 @@ def won(rules: str = "medium") -> Game:
     return game
 
 
-def test_a_corrupt_file_is_moved_aside_with_a_warning_and_play_goes_on(tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_database_is_left_alone_and_play_goes_on(tmp_path: Path) -> None:
+    """Not ours, so not moved or replaced: a warning, and the games are kept in memory."""
     path = tmp_path / "records.sqlite3"
     garbage = b"this is not a database at all\n" * 200
     path.write_bytes(garbage)
     with pytest.warns(RecordsWarning) as caught:
         records = Records(path)
-    (aside,) = tmp_path.glob("records.sqlite3.corrupt-*")
     message = str(caught[0].message)
-    assert str(path) in message and f"moved to {aside}" in message
+    assert f"{path} is not a pyramid-widget records file" in message
+    assert "left as it is" in message and "kept in memory" in message
     assert records.warning == message
-    assert aside.read_bytes() == garbage  # the old file is kept, untouched, for the curious
-    assert records.path == path and not records.in_memory
+    assert records.in_memory
     records.record_game(won())
+    assert records.stats("medium").won == 1
     records.close()
-    with Records(path) as again:  # the fresh file is a good one now: no warning
-        assert again.warning is None
-        assert again.stats("medium").won == 1
+    assert path.read_bytes() == garbage
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["records.sqlite3"]
 
 
 def test_a_damaged_database_is_moved_aside_too(tmp_path: Path) -> None:
