@@ -35,13 +35,15 @@ import traitlets as t
 
 from pyramid_widget.engine.cards import card_long_name, card_str, parse_card
 from pyramid_widget.engine.game import Game
+from pyramid_widget.engine.hints import hint as rule_of_thumb
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import PRESETS, RuleSet, get_rules
-from pyramid_widget.errors import IllegalMoveError, IntentError, InvalidMoveError
+from pyramid_widget.errors import IllegalMoveError, IntentError, InvalidMoveError, RecordsError
+from pyramid_widget.solver.post_mortem import PostMortem
 from pyramid_widget.widget.board import board_state, why_unavailable
-from pyramid_widget.widget.extras import Extras
-from pyramid_widget.widget.intents import FloodGuard, check_intent
+from pyramid_widget.widget.extras import Extras, RecordsUpdate
+from pyramid_widget.widget.intents import FloodGuard, check_intent, clip, quote
 
 __all__ = ["CONTROLS", "MoveFilter", "PyramidWidget", "describe_move"]
 
@@ -153,9 +155,10 @@ class PyramidWidget(anywidget.AnyWidget):
     theme = t.Unicode("auto", help="str: 'auto' (follow JupyterLab), 'light' or 'dark'.").tag(
         sync=True
     )
-    features = t.Dict(help="dict: optional parts present ({'records': bool, 'assist': bool}).").tag(
-        sync=True
-    )
+    features = t.Dict(
+        help="dict: optional parts present ({'records': bool, 'assist': bool}); 'records' is "
+        "False with records=False, 'assist' (the solver's buttons) is always True."
+    ).tag(sync=True)
     stats = t.Dict(help="dict: records of the current rule set (empty without records).").tag(
         sync=True
     )
@@ -194,7 +197,12 @@ class PyramidWidget(anywidget.AnyWidget):
         self.theme = theme
         self.banner = banner
         self.compact = compact
-        self._extras = Extras(self, records)
+        self._extras = Extras(records, on_truth=self._put_truth)
+        self.features = self._extras.features
+        problem = self._take_records(self._extras.stats(self._game.rules.name))
+        warning = self._extras.warning or problem
+        if warning:
+            self.show_message(warning, "error")
         self.on_msg(self._on_msg)
         self._sync()
 
@@ -239,7 +247,22 @@ class PyramidWidget(anywidget.AnyWidget):
             self.elapsed = round(g.elapsed, 2)
             self.paused = g.paused
             self.clock_running = not g.paused and not g.is_over
-        self._extras.after_change()
+        self._extras.after_change(g, self.generation)
+
+    def _put_truth(self, value: dict[str, Any]) -> None:
+        """The "can this still be won?" indicator's new value (from the extras, any thread)."""
+        self.truth = value
+
+    def _take_records(self, update: RecordsUpdate | None) -> str | None:
+        """Show a records step's stats; return its problem sentence, if any."""
+        if update is None:
+            return None
+        self.stats = update.stats
+        return update.problem
+
+    @staticmethod
+    def _with(text: str, problem: str | None) -> str:
+        return text if not problem else f"{text} {problem}".strip()
 
     def _event(
         self, kind: str, ok: bool, text: str, move: str = "", cards: Sequence[str] = ()
@@ -266,7 +289,7 @@ class PyramidWidget(anywidget.AnyWidget):
             self.message = str(text)
 
     def _fail(self, exc: Exception, kind: str, move: str = "", cards: Sequence[str] = ()) -> None:
-        text = _sentence(exc.reason if isinstance(exc, IllegalMoveError) else str(exc))
+        text = _sentence(clip(exc.reason if isinstance(exc, IllegalMoveError) else str(exc)))
         with self.hold_sync():
             self.show_message(text, "error")
             self._event(kind, False, text, move, cards)
@@ -297,11 +320,13 @@ class PyramidWidget(anywidget.AnyWidget):
                 self.autoplay = []
             self.highlight = []
             text, kind = self._result_text()
+            if g.is_over:  # recorded now; a failing store is reported, never an error here
+                text = self._with(
+                    text, self._take_records(self._extras.game_over(g, self.generation))
+                )
             self.show_message(text, kind)
             self._sync()
             self._event(move.kind.value, True, text, str(move), ids)
-        if g.is_over:
-            self._extras.game_over()
         return move
 
     def _result_text(self) -> tuple[str, str]:
@@ -319,7 +344,9 @@ class PyramidWidget(anywidget.AnyWidget):
         if isinstance(first, Move) and second is None:
             return first
         if not isinstance(first, str) or (second is not None and not isinstance(second, str)):
-            raise InvalidMoveError(f"name cards as text like '5H', got {first!r} and {second!r}")
+            raise InvalidMoveError(
+                f"name cards as text like '5H', got {quote(first)} and {quote(second)}"
+            )
         if second is not None:
             return Move.pair(parse_card(first), parse_card(second))
         return Move.parse(first)
@@ -386,14 +413,17 @@ class PyramidWidget(anywidget.AnyWidget):
     def hint(self, level: int = 1) -> Move | None:
         """Highlight a useful move and return it (``None`` if there is none).
 
-        ``level=1``: a rule of thumb from the visible cards; ``level=2``: the next move of a
-        winning line found by the solver (needs ``pyramid_widget.solver.assist``; raises
-        ``ValueError`` when the solver cannot decide in time).
+        ``level=1``: the rule of thumb of :mod:`pyramid_widget.engine.hints` (the same move the
+        lab's ``greedy`` strategy plays); ``level=2``: the next move of a winning line found by
+        the solver (raises :class:`~pyramid_widget.errors.UndecidedError` when it cannot decide
+        in time).
         """
         if level not in (1, 2):
             raise ValueError(f"hint level must be 1 or 2, got {level!r}")
         try:
-            move = self._extras.winning_move() if level == 2 else self._rule_of_thumb()
+            move = (
+                self._extras.winning_move(self._game) if level == 2 else rule_of_thumb(self._game)
+            )
         except ValueError as exc:
             self._fail(exc, "hint")
             raise
@@ -412,11 +442,6 @@ class PyramidWidget(anywidget.AnyWidget):
             self.show_message(text, "hint")
             self._event("hint", move is not None, text, str(move or ""), self.highlight)
         return move
-
-    def _rule_of_thumb(self) -> Move | None:
-        from pyramid_widget.engine.hints import hint
-
-        return hint(self._game)
 
     # -- whole games ----------------------------------------------------------------------
 
@@ -444,30 +469,33 @@ class PyramidWidget(anywidget.AnyWidget):
         position from ``Game.from_position``) and play on it from here."""
         if not isinstance(game, Game):
             raise TypeError(f"load() takes a pyramid_widget Game, got {type(game).__name__}")
-        self._extras.abandon()
+        problem = self._take_records(self._extras.abandon(self._game, self.generation))
         self._game = game
-        self._fresh_start("New game: " + self._game_title() + ".")
+        self._fresh_start("New game: " + self._game_title() + ".", problem)
 
     def restart(self) -> None:
         """Start this deal again from the beginning (score and clock reset)."""
-        self._extras.abandon()
+        problem = self._take_records(self._extras.abandon(self._game, self.generation))
         self._game.restart()
-        self._fresh_start("Restarted " + self._game_title() + ".")
+        self._fresh_start("Restarted " + self._game_title() + ".", problem)
 
     def _game_title(self) -> str:
         g = self._game
         deal = f"deal #{g.deal_number}" if g.deal_number is not None else "a custom position"
         return f"{g.rules.name}, {deal}"
 
-    def _fresh_start(self, text: str) -> None:
+    def _fresh_start(self, text: str, problem: str | None = None) -> None:
+        """A new game or a restart is on the board; ``problem``: the old game's records
+        failure, if any (the new game starts all the same)."""
         self.generation += 1
         with self.hold_sync():
             self.autoplay = []
             self.highlight = []
-            self.show_message(text, "info")
+            later = self._take_records(self._extras.new_game(self._game, self.generation))
+            text = self._with(self._with(text, problem), later)
+            self.show_message(text, "error" if problem or later else "info")
             self._sync()
             self._event("new", True, text)
-        self._extras.new_game()
 
     def pause(self) -> None:
         """Stop the clock and hide the board until :meth:`resume`."""
@@ -485,18 +513,55 @@ class PyramidWidget(anywidget.AnyWidget):
             self._event("resume", True, "")
 
     def solve(self, *, step_by_step: bool = True) -> list[Move] | None:
-        """Find a winning line from here (needs ``pyramid_widget.solver.assist``) and play it:
+        """Find a winning line from here (:mod:`pyramid_widget.solver.lines`) and play it:
         one move at a time on the page when ``step_by_step``, else all at once. Returns the
         line, or ``None`` (and says so on the board) when the position cannot be won."""
-        return self._extras.solve(step_by_step)
+        try:
+            line = self._extras.winning_line(self._game)
+        except ValueError as exc:
+            self._fail(exc, "solve")
+            raise
+        if line is None:
+            self.show_message("The solver proved that this position cannot be won.", "error")
+            return None
+        if not step_by_step:
+            for move in line:
+                self._apply(move, solving=True)
+            return line
+        with self.hold_sync():
+            self.autoplay = [str(m) for m in line]
+            self.highlight = _highlight(line[0]) if line else []
+            self.show_message(f"Solving: {len(line)} moves to go.", "hint")
+        return line
 
-    def post_mortem(self) -> Any:
+    def _solve_step(self) -> None:
+        """Play the next queued move of the solver's line (the page asks for each step)."""
+        queue = list(self.autoplay)
+        if not queue:
+            return
+        try:
+            self._apply(Move.parse(queue[0]), solving=True)
+        except ValueError:
+            self.autoplay = []
+            raise
+        with self.hold_sync():
+            self.autoplay = queue[1:]
+            if queue[1:]:
+                self.highlight = _highlight(Move.parse(queue[1]))
+                self.show_message(f"Solving: {len(queue) - 1} moves to go.", "hint")
+
+    def _refresh_stats(self) -> None:
+        problem = self._take_records(self._extras.stats(self._game.rules.name))
+        if problem:
+            raise RecordsError(problem)
+
+    def post_mortem(self) -> PostMortem:
         """The solver's verdict on this game: could it have been won, which move lost it."""
-        return self._extras.post_mortem()
+        return self._extras.post_mortem(self._game)
 
     def close(self) -> None:
         """Stop background work and close the widget."""
-        extras = getattr(self, "_extras", None)
+        extras: Extras | None = getattr(self, "_extras", None)
         if extras is not None:
             extras.close()
         super().close()
@@ -524,7 +589,9 @@ class PyramidWidget(anywidget.AnyWidget):
             except Exception as exc:  # every failure goes back to the page, never lost
                 if exc is not self._reported:
                     if not isinstance(exc, ValueError):
-                        _log.exception("pyramid widget: unexpected error handling %r", content)
+                        _log.exception(
+                            "pyramid widget: unexpected error handling %s", quote(content)
+                        )
                     kind = content.get("kind") if isinstance(content, dict) else None
                     self._fail(exc, kind if isinstance(kind, str) else "error")
             finally:
@@ -542,8 +609,8 @@ class PyramidWidget(anywidget.AnyWidget):
             "pause": self.pause,
             "resume": self.resume,
             "solve": self.solve,
-            "solve-step": self._extras.solve_step,
-            "stats": self._extras.refresh_stats,
+            "solve-step": self._solve_step,
+            "stats": self._refresh_stats,
         }
         if kind in simple:
             simple[kind]()
@@ -558,7 +625,7 @@ class PyramidWidget(anywidget.AnyWidget):
         elif kind == "hint":
             self.hint(intent.get("level", 1))
         elif kind == "truth":
-            self._extras.set_truth(intent["on"])
+            self._extras.set_truth(intent["on"], self._game, self.generation)
         elif kind == "new":
             self.new_game(
                 intent.get("rules"), intent.get("deal"), winnable=intent.get("winnable", False)

@@ -1,65 +1,112 @@
 """The widget's optional parts: records (the stats panel) and the solver's help (winnable
 deals, "can this still be won?", second-level hints, the solve button, the post-mortem).
 
-Both come from other modules (``pyramid_widget.records.store`` and ``pyramid_widget.solver.assist``) and are
-used only when they import; without them the page hides their buttons (the ``features``
-trait) and the Python calls raise a ``ValueError`` that says what is missing.
+The links are one way. :class:`Extras` imports the records store and the solver as ordinary
+modules and knows nothing of the widget: it is handed a :class:`~pyramid_widget.engine.game.Game`
+and returns values (a :class:`RecordsUpdate`, a move, a line, a truth value) that the widget
+applies to its traits. The only value that arrives later, from a background thread (the truth
+watcher's verdict, a post-mortem), goes to the ``on_truth`` callable the widget passed in.
+
+A records store that fails (a locked or damaged file, a value SQLite cannot hold, anything it
+raises) never stops play: the failure comes back as a sentence in :attr:`RecordsUpdate.problem`.
+
+>>> from pyramid_widget import Game
+>>> extras = Extras(False, on_truth=print)
+>>> extras.features
+{'records': False, 'assist': True}
+>>> extras.record(Game("medium", deal=7), generation=0) is None
+True
+>>> str(extras.winning_move(Game.from_position("hard", pyramid=[None] * 27 + ["KD"])))
+'KD'
 """
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
+import logging
 import threading
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from pyramid_widget.engine.cards import card_str
+from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import RuleSet
+from pyramid_widget.records.store import Records, Stats
+from pyramid_widget.solver.lines import next_winning_move, winning_line
+from pyramid_widget.solver.post_mortem import PostMortem, post_mortem
+from pyramid_widget.solver.truth import TruthReport, TruthWatcher
+from pyramid_widget.solver.winnable import winnable_deal
 
-if TYPE_CHECKING:
-    from pyramid_widget.engine.game import Game
-    from pyramid_widget.widget import PyramidWidget
+__all__ = [
+    "WINNABLE_BOUND",
+    "WINNABLE_SECONDS",
+    "Extras",
+    "RecordStore",
+    "RecordsUpdate",
+    "open_records",
+]
+
+_log = logging.getLogger(__name__)
 
 #: Solver budget for a "winnable deals only" new deal: deals tried and seconds per deal.
 WINNABLE_BOUND = 20
 WINNABLE_SECONDS = 1.0
 
-
-def _optional(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
+TruthValue = dict[str, Any]
 
 
-def open_records(records: Any) -> Any:
+class RecordStore(Protocol):
+    """What the widget needs of a records store (:class:`~pyramid_widget.records.store.Records`
+    or a stand-in with the same two methods)."""
+
+    def record_game(self, game: Game) -> int:
+        """Store a finished (or abandoned) game."""
+        ...
+
+    def stats(self, rules: str) -> Stats:
+        """The statistics of one rule set."""
+        ...
+
+
+@dataclass(frozen=True)
+class RecordsUpdate:
+    """What the widget shows after a records step: the ``stats`` trait's new value, and
+    ``problem``, a sentence for the board when the store failed (``None`` when all went well)."""
+
+    stats: dict[str, Any] = field(default_factory=dict)
+    problem: str | None = None
+
+
+def open_records(records: Any) -> RecordStore | None:
     """The records store a widget uses: ``None`` means the default ``Records()``, ``False``
     none at all; an object with ``record_game`` and ``stats`` is used as it is.
 
     >>> open_records(False) is None
     True
+    >>> open_records("yes please")
+    Traceback (most recent call last):
+    ...
+    TypeError: records must be None, False or a pyramid_widget.records.Records, got 'yes please'
     """
     if records is False:
         return None
     if records is None:
-        module = _optional("pyramid_widget.records.store")
-        return None if module is None else module.Records()
-    if not (hasattr(records, "record_game") and hasattr(records, "stats")):
+        return Records()
+    if not (
+        callable(getattr(records, "record_game", None))
+        and callable(getattr(records, "stats", None))
+    ):
         raise TypeError(
             f"records must be None, False or a pyramid_widget.records.Records, got {records!r}"
         )
-    return records
+    store: RecordStore = records
+    return store
 
 
-def _needs(module: ModuleType | None, what: str) -> ModuleType:
-    if module is None:
-        raise ValueError(
-            f"{what} needs pyramid_widget.solver.assist (the solver), which is not available"
-        )
-    return module
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().rstrip(".") or type(exc).__name__
+    return text if len(text) <= 200 else text[:200] + "…"
 
 
 def _is_final(game: Game) -> bool:
@@ -67,174 +114,157 @@ def _is_final(game: Game) -> bool:
 
 
 class Extras:
-    """Records and solver help for one :class:`~pyramid_widget.widget.PyramidWidget`."""
+    """Records and solver help for one widget. ``records``: see :func:`open_records`;
+    ``on_truth(value)``: where the "can this still be won?" indicator's new value goes (the
+    widget's ``truth`` trait), called from the submitting or a background thread."""
 
-    def __init__(self, widget: PyramidWidget, records: Any) -> None:
-        self._w = widget
+    def __init__(self, records: Any, on_truth: Callable[[TruthValue], object]) -> None:
         self.records = open_records(records)
-        solver_ready = _optional("pyramid_widget.solver") is not None
-        self.assist = _optional("pyramid_widget.solver.assist") if solver_ready else None
-        self._watcher: Any = None
+        self._on_truth = on_truth
+        self._watcher: TruthWatcher | None = None
         self._watched: tuple[int, int, int] | None = None
         self._recorded = -1
-        self._truth_lock = threading.Lock()
+        self._generation = 0
+        self._lock = threading.Lock()
         self._post_mortem = ""
-        widget.features = {"records": self.records is not None, "assist": self.assist is not None}
-        if self.records is not None and getattr(self.records, "warning", None):
-            widget.show_message(str(self.records.warning), "error")
-        self.refresh_stats()
+        self.truth: TruthValue = {}
 
     @property
-    def _game(self) -> Game:
-        return self._w.game
+    def features(self) -> dict[str, bool]:
+        """The optional parts present, for the page's ``features`` trait."""
+        return {"records": self.records is not None, "assist": True}
+
+    @property
+    def warning(self) -> str | None:
+        """The records store's warning (e.g. it fell back to memory), if any."""
+        text = getattr(self.records, "warning", None)
+        return str(text) if text else None
 
     # -- records ---------------------------------------------------------------------------
 
-    def refresh_stats(self) -> None:
-        """Put the current rule set's records into the ``stats`` trait."""
+    def stats(self, rules: str) -> RecordsUpdate | None:
+        """The records of rule set ``rules`` (``None`` without records)."""
         if self.records is None:
-            return
-        stats = self.records.stats(self._game.rules.name)
-        as_dict = stats.to_dict() if hasattr(stats, "to_dict") else dataclasses.asdict(stats)
-        self._w.stats = {k: v for k, v in as_dict.items() if not isinstance(v, (list, dict))}
+            return None
+        try:
+            found = self.records.stats(rules)
+            as_dict = found.to_dict()
+        except Exception as exc:  # a broken store must not stop play: say so instead
+            _log.warning("pyramid widget: could not read the records: %s", exc)
+            return RecordsUpdate({}, f"The records could not be read: {_reason(exc)}.")
+        return RecordsUpdate({k: v for k, v in as_dict.items() if not isinstance(v, (list, dict))})
 
-    def _record(self) -> None:
-        game = self._game
-        if self.records is None or self._recorded == self._w.generation or game.deal is None:
-            return
-        self.records.record_game(game)
-        self._recorded = self._w.generation
-        self.refresh_stats()
+    def record(self, game: Game, generation: int) -> RecordsUpdate | None:
+        """Record ``game`` (once per ``generation``, the widget's game counter) and return the
+        new stats; ``None`` when there is nothing to record (no records, a hand-made position,
+        already recorded). A store that raises gives a :attr:`RecordsUpdate.problem`."""
+        if self.records is None or self._recorded == generation or game.deal is None:
+            return None
+        self._recorded = generation  # tried once: a failing store is not asked again
+        try:
+            self.records.record_game(game)
+        except Exception as exc:  # any failure of the store: report it, keep playing
+            _log.warning("pyramid widget: could not record the game: %s", exc)
+            update = self.stats(game.rules.name) or RecordsUpdate()
+            return RecordsUpdate(update.stats, f"This game could not be recorded: {_reason(exc)}.")
+        return self.stats(game.rules.name)
 
-    def game_over(self) -> None:
-        """After a move that ended the game: record it; explain a loss if asked to."""
-        if _is_final(self._game):
-            self._record()
-        if self._game.status is Status.LOST and (self._w.truth or {}).get("on"):
-            self._start_post_mortem()
+    def game_over(self, game: Game, generation: int) -> RecordsUpdate | None:
+        """After a move that ended the game: record it (when final) and, with the indicator on,
+        start a post-mortem of a loss in the background."""
+        update = self.record(game, generation) if _is_final(game) else None
+        if game.status is Status.LOST and self.truth.get("on"):
+            self._start_post_mortem(game.copy(), generation)
+        return update
 
-    def abandon(self) -> None:
-        """The player leaves this game (new deal, restart): a started game counts as played."""
-        game = self._game
+    def abandon(self, game: Game, generation: int) -> RecordsUpdate | None:
+        """The player leaves ``game`` (new deal, restart): a started game counts as played."""
         if game.moves > 0 and game.status is Status.PLAYING:
-            self._record()
+            return self.record(game, generation)
+        return None
 
-    def new_game(self) -> None:
-        """A new game is on the board."""
-        self._post_mortem = ""
-        self.refresh_stats()
-        if (self._w.truth or {}).get("on"):
-            self._w.truth = {"on": True, "state": "thinking", "detail": "Thinking…"}
-            self.after_change()
+    def new_game(self, game: Game, generation: int) -> RecordsUpdate | None:
+        """A new game is on the board: forget the old post-mortem, ask about the new position,
+        and return the stats of its rule set."""
+        with self._lock:
+            self._generation = generation
+            self._post_mortem = ""
+        if self.truth.get("on"):
+            self._set_truth({"on": True, "state": "thinking", "detail": "Thinking…"})
+            self.after_change(game, generation)
+        return self.stats(game.rules.name)
 
     # -- "can this still be won?" ------------------------------------------------------------
 
-    def after_change(self) -> None:
-        """Ask the truth watcher about the position after every change."""
+    def _set_truth(self, value: TruthValue) -> None:
+        self.truth = value
+        self._on_truth(value)
+
+    def after_change(self, game: Game, generation: int) -> None:
+        """Ask the truth watcher about ``game``'s position (when the indicator is on)."""
         if self._watcher is None:
             return
-        key = (self._w.generation, self._game.moves, len(self._game.history))
+        key = (generation, game.moves, len(game.history))
         if key != self._watched:
             self._watched = key
-            self._watcher.submit(self._game)
+            self._watcher.submit(game)
 
-    def set_truth(self, on: bool) -> None:
+    def set_truth(self, on: bool, game: Game, generation: int) -> None:
         """Switch the "can this still be won?" indicator on or off."""
         if not on:
             self.close()
-            self._w.truth = {"on": False}
+            self._set_truth({"on": False})
             return
-        assist = _needs(self.assist, "the 'can this still be won?' indicator")
         if self._watcher is None:
-            self._watcher = assist.TruthWatcher(self._on_truth)
+            self._watcher = TruthWatcher(self._on_report)
         self._watched = None
-        self._w.truth = {"on": True, "state": "thinking", "detail": "Thinking…"}
-        self.after_change()
+        self._set_truth({"on": True, "state": "thinking", "detail": "Thinking…"})
+        self.after_change(game, generation)
 
-    def _on_truth(self, report: Any) -> None:
+    def _on_report(self, report: TruthReport) -> None:
         if self._watcher is None:
             return
-        with self._truth_lock:
-            self._w.truth = {
-                "on": True,
-                "state": str(report.state),
-                "detail": str(report.detail),
-                "moves": int(report.moves),
-                "post_mortem": self._post_mortem,
-            }
+        with self._lock:
+            self._set_truth(
+                {
+                    "on": True,
+                    "state": str(report.state),
+                    "detail": str(report.detail),
+                    "moves": int(report.moves),
+                    "post_mortem": self._post_mortem,
+                }
+            )
 
-    def _start_post_mortem(self) -> None:
-        game = self._game.copy()
-        generation = self._w.generation
-
+    def _start_post_mortem(self, game: Game, generation: int) -> None:
         def run() -> None:
             try:
                 text = str(self.post_mortem(game).detail)
             except ValueError as exc:
                 text = f"No post-mortem: {exc}"
-            with self._truth_lock:
-                if generation == self._w.generation:
+            with self._lock:
+                if generation == self._generation:
                     self._post_mortem = text
-                    self._w.truth = {**(self._w.truth or {}), "post_mortem": text}
+                    self._set_truth({**self.truth, "post_mortem": text})
 
         threading.Thread(target=run, name="pyramid-post-mortem", daemon=True).start()
 
-    def post_mortem(self, game: Game | None = None) -> Any:
-        """The solver's post-mortem of ``game`` (default: the game on the board)."""
-        assist = _needs(self.assist, "the post-mortem")
-        return assist.post_mortem(game or self._game)
-
     # -- solver help --------------------------------------------------------------------------
+
+    def post_mortem(self, game: Game) -> PostMortem:
+        """The solver's post-mortem of ``game``."""
+        return post_mortem(game)
 
     def winnable_deal(self, rules: RuleSet) -> int:
         """A deal number the solver proves winnable under ``rules``."""
-        assist = _needs(self.assist, "'winnable deals only'")
-        number: int = assist.winnable_deal(
-            rules, start=None, bound=WINNABLE_BOUND, max_seconds=WINNABLE_SECONDS
-        )
-        return number
+        return winnable_deal(rules, start=None, bound=WINNABLE_BOUND, max_seconds=WINNABLE_SECONDS)
 
-    def winning_move(self) -> Move | None:
+    def winning_move(self, game: Game) -> Move | None:
         """The next move of a winning line (the second-level hint)."""
-        assist = _needs(self.assist, "the second-level hint")
-        move: Move | None = assist.next_winning_move(self._game)
-        return move
+        return next_winning_move(game)
 
-    def solve(self, step_by_step: bool) -> list[Move] | None:
-        """Find a winning line and play it (queued for the page, or at once)."""
-        assist = _needs(self.assist, "the solve button")
-        line: list[Move] | None = assist.winning_line(self._game)
-        w = self._w
-        if line is None:
-            w.show_message("The solver proved that this position cannot be won.", "error")
-            return None
-        if not step_by_step:
-            for move in line:
-                w._apply(move, solving=True)
-            return line
-        with w.hold_sync():
-            w.autoplay = [str(m) for m in line]
-            w.highlight = [card_str(c) for c in line[0].cards] if line else []
-            w.show_message(f"Solving: {len(line)} moves to go.", "hint")
-        return line
-
-    def solve_step(self) -> None:
-        """Play the next queued move of the solver's line (the page asks for each step)."""
-        w = self._w
-        queue = list(w.autoplay)
-        if not queue:
-            return
-        try:
-            w._apply(Move.parse(queue[0]), solving=True)
-        except ValueError:
-            w.autoplay = []
-            raise
-        with w.hold_sync():
-            w.autoplay = queue[1:]
-            if queue[1:]:
-                nxt = Move.parse(queue[1])
-                w.highlight = [card_str(c) for c in nxt.cards] or ["stock"]
-                w.show_message(f"Solving: {len(queue) - 1} moves to go.", "hint")
+    def winning_line(self, game: Game) -> list[Move] | None:
+        """A winning line from ``game``'s position, ``None`` when it cannot be won."""
+        return winning_line(game)
 
     def close(self) -> None:
         """Stop the truth watcher's thread."""

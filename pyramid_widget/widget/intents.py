@@ -3,8 +3,10 @@
 The page sends *intents* such as ``{"kind": "pair", "cards": ["5H", "8C"]}``. :func:`check_intent`
 verifies the kind, that every required field is there with the right type, that no unknown
 field came along, and that card names are real cards. It raises :class:`IntentError` (a
-``ValueError``) with a sentence for the player; it never looks at the game.
-:class:`FloodGuard` refuses messages that arrive faster than a person can click.
+``ValueError``) with a sentence for the player; it never looks at the game. Whatever part of
+a message a sentence quotes back is cut to :data:`QUOTE_LIMIT` characters (:func:`quote`), so a
+10 MB field never reaches the board. :class:`FloodGuard` refuses messages that arrive faster
+than a person can click.
 
 >>> check_intent({"kind": "pair", "cards": ["5H", "8C"], "seq": 3})["cards"]
 ['5H', '8C']
@@ -24,6 +26,46 @@ from typing import Any
 from pyramid_widget.engine.cards import parse_card
 from pyramid_widget.errors import IntentError, InvalidCardError, InvalidMoveError
 
+#: The most characters of a page's value quoted back in a message (then "…").
+QUOTE_LIMIT = 60
+#: The most characters of any error sentence shown on the board (then "…").
+MESSAGE_LIMIT = 400
+
+
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters plus "…": how a message quotes page input.
+
+    >>> quote("5H")
+    "'5H'"
+    >>> quote("x" * 1000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"
+    >>> len(quote([[[[]]]] * 10**6))
+    61
+    """
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]  # never repr a huge string whole
+    elif isinstance(value, (list, dict, tuple)) and len(value) > limit:
+        value = type(value)(
+            list(value.items())[:limit] if isinstance(value, dict) else value[:limit]
+        )
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"<a deeply nested {type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters plus "…" (a safety net for sentences from elsewhere
+    that quote a long input).
+
+    >>> clip("short")
+    'short'
+    >>> clip("a" * 500).endswith("a…"), len(clip("a" * 500))
+    (True, 401)
+    """
+    return text if len(text) <= limit else text[:limit] + "…"
+
 
 def _is_card(value: Any) -> bool:
     if not isinstance(value, str):
@@ -37,44 +79,55 @@ def _is_card(value: Any) -> bool:
 
 def _card(value: Any, field: str) -> str:
     if not isinstance(value, str):
-        raise IntentError(f"field {field!r} must be a card name like '5H', got {value!r}")
+        raise IntentError(f"field {field!r} must be a card name like '5H', got {quote(value)}")
     if not _is_card(value):
-        raise IntentError(f"{value!r} is not a card (cards look like 'AS', 'TD', 'KH')")
+        raise IntentError(f"{quote(value)} is not a card (cards look like 'AS', 'TD', 'KH')")
     return value.upper()
 
 
 def _cards(value: Any, field: str) -> list[str]:
     if not isinstance(value, list) or len(value) != 2:
-        raise IntentError(f"field {field!r} must be a list of two card names, got {value!r}")
+        raise IntentError(f"field {field!r} must be a list of two card names, got {quote(value)}")
     return [_card(v, field) for v in value]
 
 
 def _bool(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
-        raise IntentError(f"field {field!r} must be true or false, got {value!r}")
+        raise IntentError(f"field {field!r} must be true or false, got {quote(value)}")
     return value
 
 
 def _level(value: Any, field: str) -> int:
     if isinstance(value, bool) or value not in (1, 2):
-        raise IntentError(f"field {field!r} must be 1 or 2, got {value!r}")
+        raise IntentError(f"field {field!r} must be 1 or 2, got {quote(value)}")
     return int(value)
 
 
 def _text(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > 400:
-        raise IntentError(f"field {field!r} must be a non-empty text, got {value!r}")
+    if not isinstance(value, str) or not value.strip():
+        raise IntentError(f"field {field!r} must be a non-empty text, got {quote(value)}")
+    if len(value) > TEXT_LIMIT:
+        raise IntentError(
+            f"field {field!r} must be a text of at most {TEXT_LIMIT} characters, "
+            f"got {len(value)}: {quote(value)}"
+        )
     return value.strip()
+
+
+#: The longest text field accepted (a rule-set name or a deal string of 52 cards fits).
+TEXT_LIMIT = 400
 
 
 def _deal(value: Any, field: str) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise IntentError(f"field {field!r} must be a deal number or a deal string, got {value!r}")
+        raise IntentError(
+            f"field {field!r} must be a deal number or a deal string, got {quote(value)}"
+        )
     if isinstance(value, str):
         value = _text(value, field)
         return int(value) if value.isdigit() else value
     if value < 0:
-        raise IntentError(f"field {field!r}: deal numbers are not negative, got {value}")
+        raise IntentError(f"field {field!r}: deal numbers are not negative, got {quote(value)}")
     return value
 
 
@@ -109,13 +162,13 @@ META_FIELDS = ("seq", "sent_at")
 def check_intent(content: Any) -> dict[str, Any]:
     """Return the checked fields of one page message, or raise :class:`IntentError`."""
     if not isinstance(content, Mapping):
-        raise IntentError(f"a message must be an object with a 'kind', got {content!r}")
+        raise IntentError(f"a message must be an object with a 'kind', got {quote(content)}")
     kind = content.get("kind")
     if not isinstance(kind, str):
-        raise IntentError(f"a message needs a text field 'kind', got {kind!r}")
+        raise IntentError(f"a message needs a text field 'kind', got {quote(kind)}")
     if kind not in SCHEMA:
         raise IntentError(
-            f"unknown message kind {kind!r}; expected one of: {', '.join(sorted(SCHEMA))}"
+            f"unknown message kind {quote(kind)}; expected one of: {', '.join(sorted(SCHEMA))}"
         )
     required, optional = SCHEMA[kind]
     out: dict[str, Any] = {"kind": kind}
@@ -128,7 +181,9 @@ def check_intent(content: Any) -> dict[str, Any]:
             out[field] = check(content[field], field)
     extra = set(content) - set(required) - set(optional) - {"kind", *META_FIELDS}
     if extra:
-        raise IntentError(f"a {kind!r} message has unknown field(s): {', '.join(sorted(extra))}")
+        names = sorted(quote(name, 30) for name in extra)
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        raise IntentError(f"a {kind!r} message has unknown field(s): {shown}")
     seq = content.get("seq")
     out["seq"] = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
     return out

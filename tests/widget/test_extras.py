@@ -1,9 +1,10 @@
 """The widget's records (stats panel) and solver help, with a real SQLite file and the real
-solver. Solver tests need ``pyramid_widget.solver``; the widget without it is tested too."""
+solver; and the one-way link between the widget and its extras."""
 
 from __future__ import annotations
 
-import importlib.util
+import ast
+import inspect
 import time
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 
 from pyramid_widget import Game
 from pyramid_widget.records.store import Records
-from pyramid_widget.widget import PyramidWidget
+from pyramid_widget.widget import PyramidWidget, extras
 from tests.support.browser import SHORT_DEAL
 
 
@@ -32,8 +33,12 @@ def test_default_records_use_the_data_dir_env_var(
     monkeypatch.setenv("PYRAMID_WIDGET_DATA_DIR", str(tmp_path))
     w = PyramidWidget("medium", deal=7)
     assert w.features["records"] is True
-    assert w._extras.records.path == tmp_path / "records.sqlite3"
-    assert w.stats["rules"] == "medium" and w.stats["played"] >= 0
+    store = w._extras.records
+    assert isinstance(store, Records) and store.path == tmp_path / "records.sqlite3"
+    assert w.stats["rules"] == "medium" and w.stats["played"] == 0
+    w.draw()
+    w.new_game()  # the abandoned game lands in the file under the env var's directory
+    assert Records(tmp_path / "records.sqlite3").stats("medium").played == 1
 
 
 def test_records_off_and_bad_records_argument() -> None:
@@ -74,27 +79,32 @@ def test_hand_made_positions_are_not_recorded(records: Records) -> None:
     assert w.status == "won" and records.stats("medium").played == 0
 
 
-def test_without_the_solver_its_buttons_are_hidden_and_calls_explain(
-    records: Records,
-) -> None:
+def test_features_say_whether_records_are_on(records: Records) -> None:
+    assert PyramidWidget("easy", deal=1, records=records).features == {
+        "records": True,
+        "assist": True,
+    }
+    assert PyramidWidget("easy", deal=1, records=False).features["records"] is False
+
+
+def test_the_extras_know_nothing_of_the_widget(records: Records) -> None:
+    """One-way links: the extras hold no widget, import no widget module and load nothing by
+    name; the widget applies what they return."""
     w = PyramidWidget("easy", deal=1, records=records)
-    w._extras.assist = None
-    w.features = {**w.features, "assist": False}
-    for content in ({"kind": "solve"}, {"kind": "truth", "on": True}, {"kind": "hint", "level": 2}):
-        ev = send(w, **content)
-        assert not ev["ok"] and "pyramid_widget.solver.assist" in w.message
-    with pytest.raises(ValueError, match="assist"):
-        w.new_game(winnable=True)
-    assert w.moves == 0
+    assert not any(value is w for value in vars(w._extras).values())
+    tree = ast.parse(inspect.getsource(extras))
+    imported = [
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    ]
+    assert "importlib" not in imported and "pyramid_widget.records.store" in imported
+    assert not [m for m in imported if m and m.startswith("pyramid_widget.widget")]
+    names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    assert not names & {"import_module", "__import__", "PyramidWidget"}
 
 
-needs_solver = pytest.mark.skipif(
-    importlib.util.find_spec("pyramid_widget.solver") is None,
-    reason="pyramid_widget.solver (another helper's module) has not landed yet",
-)
-
-
-@needs_solver
 def test_solve_plays_a_winning_line_step_by_step() -> None:
     w = PyramidWidget("medium", deal=SHORT_DEAL, records=False)
     send(w, kind="solve")
@@ -105,7 +115,6 @@ def test_solve_plays_a_winning_line_step_by_step() -> None:
     assert w.status == "won" and w.autoplay == []
 
 
-@needs_solver
 def test_a_player_move_stops_the_solver() -> None:
     w = PyramidWidget("medium", deal=SHORT_DEAL, records=False)
     w.solve()
@@ -114,7 +123,6 @@ def test_a_player_move_stops_the_solver() -> None:
     assert w.autoplay == []
 
 
-@needs_solver
 def test_solve_all_at_once_and_an_unwinnable_position() -> None:
     w = PyramidWidget("medium", deal=SHORT_DEAL, records=False)
     line = w.solve(step_by_step=False)
@@ -124,27 +132,25 @@ def test_solve_all_at_once_and_an_unwinnable_position() -> None:
     assert w.solve() is None
 
 
-@needs_solver
 def test_hint_level_two_and_truth_indicator() -> None:
     w = PyramidWidget("medium", deal=SHORT_DEAL, records=False)
     ev = send(w, kind="hint", level=2)
     assert ev["ok"] and ev["move"]
     send(w, kind="truth", on=True)
     assert w.truth["on"] is True
-    w._extras._watcher.wait(60)
+    watcher = w._extras._watcher
+    assert watcher is not None and watcher.wait(60)
     assert w.truth["state"] == "winnable"
     send(w, kind="truth", on=False)
     assert w.truth == {"on": False}
 
 
-@needs_solver
 def test_winnable_deal_option() -> None:
     w = PyramidWidget("easy", deal=1, records=False)
     ev = send(w, kind="new", rules="easy", winnable=True)
     assert ev["ok"] and w.board["deal_number"] is not None
 
 
-@needs_solver
 def test_a_loss_with_the_indicator_on_gets_a_post_mortem() -> None:
     w = PyramidWidget("hard", deal=7, records=False)
     send(w, kind="truth", on=True)

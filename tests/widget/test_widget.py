@@ -6,6 +6,7 @@ Messages go through ipywidgets' real comm entry point (``_handle_msg``), exactly
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -258,7 +259,7 @@ def test_every_kind_in_the_schema_is_exercised() -> None:
         ({"kind": "pair", "cards": ["5H"]}, "list of two card names"),
         ({"kind": "pair", "cards": ["5H", "ZZ"]}, "'ZZ' is not a card"),
         ({"kind": "king", "card": 13}, "must be a card name"),
-        ({"kind": "draw", "force": True}, "unknown field(s): force"),
+        ({"kind": "draw", "force": True}, "unknown field(s): 'force'"),
         ({"kind": "truth"}, "needs the field 'on'"),
         ({"kind": "truth", "on": "yes"}, "true or false"),
         ({"kind": "new", "deal": -4}, "not negative"),
@@ -275,6 +276,54 @@ def test_bad_messages_are_refused_with_a_clear_message(
     assert not ev["ok"] and w.message_kind == "error"
     assert words.lower() in w.message.lower()
     assert (dict(w.board), w.moves, w.game.deal) == before
+
+
+def game_state(w: PyramidWidget) -> dict[str, Any]:
+    """The saved form of the game on the board, without the clock (which ticks on)."""
+    saved = json.loads(w.game.to_json())
+    saved.pop("elapsed")
+    return {**saved, "board": w.board, "history": [str(m) for m in w.game.history]}
+
+
+HUGE = "<b>" + "x" * 10_000_000
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"kind": HUGE},
+        {"kind": "pair", "cards": [HUGE, "5H"]},
+        {"kind": "pair", "cards": HUGE},
+        {"kind": "king", "card": HUGE},
+        {"kind": "new", "rules": HUGE},
+        {"kind": "new", "deal": HUGE},
+        {"kind": "new", "rules": "x" * 399},
+        {"kind": "new", "deal": "AS " * 133},
+        {"kind": "hint", "level": HUGE},
+        {"kind": "truth", "on": [HUGE] * 3},
+        {"kind": "draw", HUGE: 1},
+        {"kind": "draw", **{f"field{i}": i for i in range(1000)}},
+        [HUGE],
+        HUGE,
+    ],
+    ids=lambda c: str(c)[:24],
+)
+def test_huge_inputs_are_quoted_back_cut_short(w: PyramidWidget, content: Any) -> None:
+    before = game_state(w)
+    ev = send_raw(w, content)
+    assert not ev["ok"] and w.message_kind == "error" and w.message
+    assert len(w.message) <= 420 and len(ev["message"]) <= 420, len(w.message)
+    assert "xxxxxxxxxx" not in w.message or "…" in w.message
+    assert game_state(w) == before
+
+
+def test_python_calls_quote_huge_inputs_cut_short(w: PyramidWidget) -> None:
+    many: Any = ["5H"] * 10**5
+    for first, second in ((HUGE, None), (HUGE, "5H"), ("5H", HUGE), (many, None)):
+        with pytest.raises(ValueError):
+            w.play(first, second)
+        assert len(w.message) <= 420 and w.message_kind == "error"
+    assert w.moves == 0
 
 
 def test_moves_in_a_finished_game_are_refused() -> None:
