@@ -80,6 +80,7 @@ from pyramid_widget.records.schema import (
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
+    from pyramid_widget.engine.rules import RuleSet
 
 __all__ = [
     "CURRENT_VERSION",
@@ -441,7 +442,7 @@ class Records:
             raise RecordsError(f"no stored game with id {record_id}")
         return str(found[0][0])
 
-    def stats(self, rules: str) -> Stats:
+    def stats(self, rules: str | RuleSet) -> Stats:
         """Statistics of one rule set (all zero when it has no games).
 
         >>> from pyramid_widget import Game
