@@ -34,6 +34,8 @@ Decisions where RULES.md is silent (also in the README's rules section):
 from __future__ import annotations
 
 import dataclasses
+import math
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -42,6 +44,11 @@ from pyramid_widget.engine.cards import Card, rank
 from pyramid_widget.errors import InvalidRulesError
 
 ZONES = ("cell", "pyramid", "stock", "waste")
+#: The longest rule set name and description, in characters.
+MAX_NAME = 80
+MAX_DESCRIPTION = 1000
+#: The largest number (in absolute value) a scoring field may hold.
+MAX_POINTS = 10**9
 Pairing = Literal["sum13", "adjacent"]
 WinCondition = Literal["pyramid", "all"]
 
@@ -61,6 +68,82 @@ CLASSIC_ZONES = _zones(("pyramid", "pyramid"), ("pyramid", "waste"))
 STOCK_TOP_ZONES = CLASSIC_ZONES | _zones(("pyramid", "stock"), ("stock", "waste"))
 MULTI_WASTE_ZONES = CLASSIC_ZONES | _zones(("waste", "waste"))
 CELL_ZONES = MULTI_WASTE_ZONES | _zones(("cell", "pyramid"), ("cell", "waste"))
+
+
+def _int_at_least(value: object, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def _shown(value: object) -> str:
+    """A short text for a bad value (never the whole of a huge one)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return "an integer of more than 30 digits"
+    if isinstance(value, (str, int, float, bool, type(None))):
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+    return f"a {type(value).__name__}"
+
+
+def _listed(keys: Iterable[object]) -> str:
+    shown = sorted(_shown(k) if not isinstance(k, str) else k[:40] for k in keys)
+    return ", ".join(shown[:6]) + (" ..." if len(shown) > 6 else "")
+
+
+_CONTROL = {"Cc", "Cs", "Zl", "Zp"}
+
+
+def _text_problem(value: object, limit: int, *, empty: bool) -> str | None:
+    """What is wrong with a name or description: not a string, empty, too long, or holding
+    control characters (markup is fine: the page shows it as text)."""
+    if not isinstance(value, str):
+        return f"must be a string, got {_shown(value)}"
+    if not value and not empty:
+        return "must be a non-empty string"
+    if len(value) > limit:
+        return f"must be at most {limit} characters, got {len(value)}"
+    if any(unicodedata.category(ch) in _CONTROL for ch in value):
+        return "must not hold control characters (line breaks, tabs, escapes)"
+    return None
+
+
+#: Integer fields of a rule set and their ranges.
+_INT_RANGES = {
+    "waste_piles": (1, 8),
+    "draw_count": (1, 52),
+    "cells": (0, 4),
+    "undo_depth": (0, 1_000_000),
+}
+_BOOL_FIELDS = ("kings_alone", "stock_top_available", "stock_face_up", "stall_rule", "rounds")
+_MAX_PASSES = 1_000_000
+
+
+def _range_problem(name: str, value: object, low: int, high: int) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"{name} must be an integer from {low} to {high}, got {_shown(value)}"
+    if value < low:
+        return f"{name} must be at least {low}, got {value}"
+    if value > high:
+        return f"{name} must be at most {high}, got {_shown(value)}"
+    return None
+
+
+def _scoring_problems(scoring: Scoring) -> Iterable[str]:
+    for f in dataclasses.fields(scoring):
+        value = getattr(scoring, f.name)
+        if f.name == "undo_keeps_score":
+            if type(value) is not bool:
+                yield f"undo_keeps_score must be true or false, got {_shown(value)}"
+        elif f.name == "time_bonus_per_second":
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if not number or not 0 <= value <= MAX_POINTS or not math.isfinite(value):
+                yield (
+                    f"time_bonus_per_second must be a number from 0 to {MAX_POINTS}, "
+                    f"got {_shown(value)}"
+                )
+        else:
+            problem = _range_problem(f.name, value, -MAX_POINTS, MAX_POINTS)
+            if problem:
+                yield problem
 
 
 @dataclass(frozen=True)
@@ -85,6 +168,10 @@ class Scoring:
     time_bonus_per_second: float = 1.0
     round_number_bonus: int = 0
     undo_keeps_score: bool = False
+
+    def __post_init__(self) -> None:
+        for problem in _scoring_problems(self):
+            raise InvalidRulesError(f"bad scoring: {problem}")
 
     def time_bonus(self, seconds: float) -> int:
         """Return the time bonus for a win after ``seconds`` of play.
@@ -148,9 +235,10 @@ class RuleSet:
     description: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "pair_zones", _normalise_zones(self.name, self.pair_zones))
+        name = self.name if _text_problem(self.name, MAX_NAME, empty=False) is None else "custom"
+        object.__setattr__(self, "pair_zones", _normalise_zones(name, self.pair_zones))
         for problem in _problems(self):
-            raise InvalidRulesError(f"rule set {self.name!r}: {problem}")
+            raise InvalidRulesError(f"rule set {name!r}: {problem}")
 
     def pairs(self, a: Card, b: Card) -> bool:
         """Return whether cards ``a`` and ``b`` match under the pairing rule (zones aside).
@@ -190,15 +278,29 @@ class RuleSet:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise InvalidRulesError(f"rule sets have no field(s) {', '.join(sorted(unknown))}")
+            raise InvalidRulesError(f"rule sets have no field(s) {_listed(unknown)}")
         values = dict(data)
         if "scoring" in values and isinstance(values["scoring"], Mapping):
-            try:
-                values["scoring"] = Scoring(**values["scoring"])
-            except TypeError as exc:
-                raise InvalidRulesError(f"bad scoring: {exc}") from None
+            scoring = values["scoring"]
+            fields = {f.name for f in dataclasses.fields(Scoring)}
+            if set(scoring) - fields:
+                raise InvalidRulesError(
+                    f"bad scoring: scoring has no field(s) {_listed(set(scoring) - fields)}"
+                )
+            values["scoring"] = Scoring(**scoring)
+        elif "scoring" in values and not isinstance(values["scoring"], Scoring):
+            raise InvalidRulesError(
+                f"bad scoring: scoring must be a mapping of its fields, got {_shown(values['scoring'])}"
+            )
         if "pair_zones" in values:
-            values["pair_zones"] = frozenset(values["pair_zones"])
+            zones = values["pair_zones"]
+            if not isinstance(zones, (list, tuple, set, frozenset)) or not all(
+                isinstance(z, str) for z in zones
+            ):
+                raise InvalidRulesError(
+                    "pair_zones must be a list of 'zone+zone' names, like 'pyramid+waste'"
+                )
+            values["pair_zones"] = frozenset(zones)
         return cls(**values)
 
 
@@ -210,35 +312,39 @@ def _normalise_zones(name: str, zones: Iterable[str]) -> frozenset[str]:
         parts = item.split("+") if isinstance(item, str) else []
         if len(parts) != 2 or not all(p in ZONES for p in parts):
             raise InvalidRulesError(
-                f"rule set {name!r}: {item!r} is not a zone pair; use two of "
+                f"rule set {name!r}: {_shown(item)} is not a zone pair; use two of "
                 f"{', '.join(ZONES)} joined by '+', like 'pyramid+waste'"
             )
         result.add(zone_pair(*parts))
     return frozenset(result)
 
 
-def _int_at_least(value: object, low: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low
-
-
 def _problems(rules: RuleSet) -> Iterable[str]:
     """Yield what is wrong with ``rules`` (nothing for a playable rule set)."""
-    if not isinstance(rules.name, str) or not rules.name:
-        yield "name must be a non-empty string"
-    if rules.pairing not in ("sum13", "adjacent"):
-        yield f"pairing must be 'sum13' or 'adjacent', got {rules.pairing!r}"
-    if rules.win not in ("pyramid", "all"):
-        yield f"win must be 'pyramid' or 'all', got {rules.win!r}"
-    for name, low in (("waste_piles", 1), ("draw_count", 1), ("cells", 0), ("undo_depth", 0)):
+    problem = _text_problem(rules.name, MAX_NAME, empty=False)
+    if problem:
+        yield f"name {problem}"
+    problem = _text_problem(rules.description, MAX_DESCRIPTION, empty=True)
+    if problem:
+        yield f"description {problem}"
+    if not isinstance(rules.pairing, str) or rules.pairing not in ("sum13", "adjacent"):
+        yield f"pairing must be 'sum13' or 'adjacent', got {_shown(rules.pairing)}"
+    if not isinstance(rules.win, str) or rules.win not in ("pyramid", "all"):
+        yield f"win must be 'pyramid' or 'all', got {_shown(rules.win)}"
+    for name in _BOOL_FIELDS:
         value = getattr(rules, name)
-        if not _int_at_least(value, low):
-            yield f"{name} must be at least {low}, got {value!r}"
-    if rules.passes is not None and not _int_at_least(rules.passes, 1):
-        yield f"passes must be at least 1 or None for unlimited, got {rules.passes!r}"
-    if _int_at_least(rules.waste_piles, 1) and rules.waste_piles > 8:
-        yield f"waste_piles must be at most 8, got {rules.waste_piles}"
-    if _int_at_least(rules.cells, 0) and rules.cells > 4:
-        yield f"cells must be at most 4, got {rules.cells}"
+        if type(value) is not bool:
+            yield f"{name} must be true or false, got {_shown(value)}"
+    for name, (low, high) in _INT_RANGES.items():
+        problem = _range_problem(name, getattr(rules, name), low, high)
+        if problem:
+            yield problem
+    if rules.passes is not None:
+        problem = _range_problem("passes", rules.passes, 1, _MAX_PASSES)
+        if problem:
+            yield problem + " (or None for unlimited)"
+    if not isinstance(rules.scoring, Scoring):
+        yield "scoring must be a Scoring"
     if rules.stock_top_available and not rules.stock_face_up:
         yield "a stock top that is available must be face up (set stock_face_up=True)"
     uses = {zone for pair in rules.pair_zones for zone in pair.split("+")}
@@ -248,8 +354,6 @@ def _problems(rules: RuleSet) -> Iterable[str]:
         yield "pair_zones pairs the cell but the rule set has no cells"
     if not rules.pair_zones:
         yield "pair_zones is empty: no pair could ever be removed"
-    if not isinstance(rules.scoring, Scoring):
-        yield "scoring must be a Scoring"
 
 
 EASY = RuleSet(
