@@ -1,62 +1,127 @@
-"""Hints from what the player can see: a legal, useful move, chosen by a rule of thumb.
+"""The rule of thumb: a legal, useful move chosen from what the player can see.
 
-The hint never looks at face-down cards or searches ahead. It prefers, in order: removing a
-King; a removal that takes the most pyramid cards and uncovers the most new ones; any other
-removal; moving a card to the free cell when that uncovers a pyramid card; drawing; redealing.
-For the truth about a position (can it still be won?) see the solver.
+This one rule is both the widget's first-level hint and the lab's ``greedy`` strategy
+(:mod:`pyramid_widget.lab.strategies`): the hint *is* greedy's move, in every position (the
+suite checks it on thousands of random positions of every preset). It never looks at
+face-down cards or searches ahead. It prefers, in order:
+
+1. a removal with a King in it (where Kings go alone, the King itself);
+2. then the removal that takes the most pyramid cards (a pyramid pair before a pyramid +
+   waste pair), then the one that uncovers the most pyramid cards;
+3. moving a card to the free cell, only when that uncovers a pyramid card (the more the
+   better);
+4. drawing; then redealing (and dealing the next ``egypt`` round);
+5. a cell move that uncovers nothing, last of all.
+
+Ties go to the first move in sorted order (:class:`~pyramid_widget.engine.moves.Move` sorts by
+kind word, then cards). For the truth about a position (can it still be won?) see the solver.
 
 >>> from pyramid_widget.engine.game import Game
 >>> g = Game.from_position("medium", pyramid=[None] * 25 + ["5H", "KS", "8C"], stock=["2D"])
 >>> str(hint(g))
 'KS'
+
+The rule works on plain data, ``(kind word, cards)`` pairs and a pyramid given as bits
+(:func:`pyramid_bits`), so the lab's compact playout engine uses the very same functions:
+
+>>> pos_of, mask = pyramid_bits(g)
+>>> choose([("draw", ()), ("pair", (16, 29))], pos_of, mask)
+('pair', (16, 29))
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, TypeAlias
 
-from pyramid_widget.engine.cards import KING, rank
-from pyramid_widget.engine.layout import COVERED_BY, COVERS
+from pyramid_widget.engine.cards import KING
+from pyramid_widget.engine.layout import COVERED_BY_MASK, COVERS
 from pyramid_widget.engine.moves import Move, MoveKind
-from pyramid_widget.engine.position import Zone
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
 
+__all__ = ["MoveParts", "choose", "hint", "preference", "pyramid_bits", "uncovers"]
 
-def _uncovers(game: Game, cards: tuple[int, ...]) -> int:
-    """How many pyramid cards become uncovered when ``cards`` leave the pyramid."""
-    pyramid = list(game.pyramid)
-    gone = [pyramid.index(c) for c in cards if c in pyramid]
-    for pos in gone:
-        pyramid[pos] = None
-    above = {q for pos in gone for q in COVERS[pos]}
-    return sum(
-        1
-        for q in above
-        if pyramid[q] is not None and all(pyramid[p] is None for p in COVERED_BY[q])
-    )
+MoveParts: TypeAlias = tuple[str, tuple[int, ...]]
+"""A move as ``(kind word, cards)``, e.g. ``("pair", (16, 29))``: an engine move's
+``(move.kind.value, move.cards)``, and exactly the lab's ``FastMove``."""
+
+#: The lowest card number of rank King (cards are numbered ``4 * (rank - 1) + suit``).
+_FIRST_KING = 4 * (KING - 1)
 
 
-def _value(game: Game, move: Move) -> tuple[int, ...]:
-    """Sort key: bigger is better."""
-    if move.is_removal:
-        from_pyramid = sum(1 for c in move.cards if game.where(c).zone is Zone.PYRAMID)
-        king = int(move.kind is MoveKind.KING or any(rank(c) == KING for c in move.cards))
-        return (3, king, from_pyramid, _uncovers(game, move.cards))
-    if move.kind is MoveKind.CELL:
-        gain = _uncovers(game, move.cards)
+def uncovers(mask: int, positions: Iterable[int]) -> int:
+    """How many pyramid cards become uncovered when the cards at ``positions`` leave the
+    pyramid whose occupied positions are the bits of ``mask``.
+
+    >>> uncovers((1 << 28) - 1 - (1 << 27), [26])  # the right end of the bottom row
+    1
+    """
+    gone = list(positions)
+    after = mask
+    for p in gone:
+        after &= ~(1 << p)
+    count = 0
+    for p in gone:
+        for q in COVERS[p]:
+            if after >> q & 1 and not after & COVERED_BY_MASK[q]:
+                count += 1
+    return count
+
+
+def preference(move: MoveParts, pos_of: Sequence[int], mask: int) -> tuple[int, ...]:
+    """How much the rule of thumb likes ``move`` (bigger is better); ``pos_of[card]`` is the
+    card's pyramid position or -1, ``mask`` the occupied pyramid positions as bits.
+
+    >>> pos_of = [-1] * 52
+    >>> pos_of[16], pos_of[51] = 27, 26
+    >>> preference(("king", (51,)), pos_of, 3 << 26) > preference(("pair", (16, 29)), pos_of, 3 << 26)
+    True
+    """
+    kind, cards = move
+    if kind == "pair" or kind == "king":
+        positions = [pos_of[c] for c in cards if pos_of[c] >= 0]
+        king = int(any(c >= _FIRST_KING for c in cards))
+        return (3, king, len(positions), uncovers(mask, positions))
+    if kind == "cell":
+        p = pos_of[cards[0]]
+        gain = uncovers(mask, (p,)) if p >= 0 else 0
         return (2 if gain else 0, gain)
-    if move.kind is MoveKind.DRAW:
-        return (1, 1)
-    return (1, 0)
+    return (1, 1) if kind == "draw" else (1, 0)
+
+
+def choose(moves: Iterable[MoveParts], pos_of: Sequence[int], mask: int) -> MoveParts | None:
+    """The rule of thumb's move among ``moves``: the best :func:`preference`, ties to the
+    first in sorted order; ``None`` when there are no moves.
+
+    >>> choose([], [-1] * 52, 0) is None
+    True
+    """
+    best: MoveParts | None = None
+    best_key: tuple[int, ...] = ()
+    for move in moves:
+        key = preference(move, pos_of, mask)
+        if best is None or key > best_key or (key == best_key and move < best):
+            best, best_key = move, key
+    return best
+
+
+def pyramid_bits(game: Game) -> tuple[list[int], int]:
+    """``(pos_of, mask)`` of ``game``'s pyramid: each card's position (-1 when not in the
+    pyramid) and the occupied positions as bits, as :func:`preference` reads them."""
+    pos_of = [-1] * 52
+    mask = 0
+    for p, card in enumerate(game.pyramid):
+        if card is not None:
+            pos_of[card] = p
+            mask |= 1 << p
+    return pos_of, mask
 
 
 def hint(game: Game) -> Move | None:
-    """Return a useful legal move, or ``None`` when there is none."""
-    best: tuple[tuple[int, ...], Move] | None = None
-    for move in game.legal_moves:
-        key = _value(game, move)
-        if best is None or key > best[0]:
-            best = (key, move)
-    return None if best is None else best[1]
+    """The rule of thumb's legal move in ``game`` (``greedy``'s move), or ``None`` when there
+    is none."""
+    pos_of, mask = pyramid_bits(game)
+    parts = choose(((m.kind.value, m.cards) for m in game.legal_moves), pos_of, mask)
+    return None if parts is None else Move(MoveKind(parts[0]), parts[1])

@@ -5,7 +5,7 @@ clock; that is what a player needs and it costs about 100 µs a move. Monte Carl
 play millions of moves, so the built-in strategies run on :class:`FastGame`, which applies the
 *same* rules (read from the same :class:`~pyramid_widget.engine.rules.RuleSet` fields) without the
 bookkeeping. The test suite plays many deals of every preset both ways and checks that the
-games are identical move for move (``tests/test_strategies.py``).
+games are identical move for move (``tests/lab/test_strategies.py``).
 
 Moves are plain tuples ``(kind, cards)`` with the engine's kind words and the cards of a pair
 in increasing order, so they sort exactly like :class:`~pyramid_widget.engine.moves.Move`:

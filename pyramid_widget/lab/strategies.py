@@ -21,10 +21,11 @@ play the engine's rules exactly. For speed they also run on the compact
 games move for move.
 
 - ``random``: a uniformly random legal move (``rng.choice`` of the sorted legal moves).
-- ``greedy``: the beginner's rule of thumb. Remove a King first; then the pair that takes the
-  most pyramid cards (pyramid before waste) and uncovers the most; move a card to the free
-  cell only when that uncovers a pyramid card; draw only when nothing else can be done; redeal
-  last. Ties go to the first move in sorted order.
+- ``greedy``: the beginner's rule of thumb, :mod:`pyramid_widget.engine.hints` itself (so the
+  widget's first-level hint is always greedy's move). Remove a King first; then the pair that
+  takes the most pyramid cards (pyramid before waste) and uncovers the most; move a card to
+  the free cell only when that uncovers a pyramid card; draw only when nothing else can be
+  done; redeal last. Ties go to the first move in sorted order.
 - ``lookahead``: Monte Carlo look-ahead. It tries every legal move, finishes the game with
   ``greedy`` on a few guesses of the face-down stock, and plays the move that did best. It
   knows only what a player knows: the stock order only once it has been seen (after the
@@ -42,7 +43,7 @@ from typing import Any, Literal
 
 from pyramid_widget.engine.deals import coerce_deal
 from pyramid_widget.engine.game import Game
-from pyramid_widget.engine.layout import COVERED_BY_MASK, COVERS
+from pyramid_widget.engine.hints import choose, preference, uncovers
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import CLASSIC_ZONES, RuleSet, get_rules
@@ -88,45 +89,19 @@ class Outcome:
 # -- shared decision rules (the same code decides on both paths) ------------------------
 
 
-def uncovers(mask: int, positions: Sequence[int]) -> int:
-    """How many pyramid cards become uncovered when ``positions`` leave ``mask``.
-
-    >>> uncovers((1 << 28) - 1 - (1 << 27), [26])  # the right end of the bottom row
-    1
-    """
-    after = mask
-    for p in positions:
-        after &= ~(1 << p)
-    count = 0
-    for p in positions:
-        for q in COVERS[p]:
-            if after >> q & 1 and not after & COVERED_BY_MASK[q]:
-                count += 1
-    return count
-
-
 def greedy_key(view: FastGame, move: FastMove) -> tuple[int, ...]:
-    """The greedy preference for ``move`` in ``view`` (bigger is better)."""
-    kind, cards = move
-    if kind in ("pair", "king"):
-        positions = [view.pos_of[c] for c in cards if view.pos_of[c] >= 0]
-        king = int(any(c >= 48 for c in cards))
-        return (3, king, len(positions), uncovers(view.mask, positions))
-    if kind == "cell":
-        p = view.pos_of[cards[0]]
-        gain = uncovers(view.mask, [p]) if p >= 0 else 0
-        return (2 if gain else 0, gain)
-    return (1, 1) if kind == "draw" else (1, 0)
+    """The greedy preference for ``move`` in ``view`` (bigger is better): the engine's
+    :func:`~pyramid_widget.engine.hints.preference`, read from the fast game's bits."""
+    return preference(move, view.pos_of, view.mask)
 
 
 def greedy_pick(view: FastGame, moves: Sequence[FastMove]) -> FastMove:
-    """The greedy move among ``moves``: best :func:`greedy_key`, then first in sorted order."""
-    best = moves[0]
-    best_key = greedy_key(view, best)
-    for move in moves[1:]:
-        key = greedy_key(view, move)
-        if key > best_key or (key == best_key and move < best):
-            best, best_key = move, key
+    """The greedy move among ``moves`` (not empty): the engine's rule of thumb,
+    :func:`~pyramid_widget.engine.hints.choose` (best preference, then first in sorted
+    order), the same move the widget's hint gives."""
+    best = choose(moves, view.pos_of, view.mask)
+    if best is None:
+        raise StrategyError("greedy was asked to choose among no moves")
     return best
 
 
@@ -216,8 +191,10 @@ def _is_classic(rules: RuleSet) -> bool:
 def _classic_pick(fg: FastGame) -> FastMove:
     """:func:`greedy_pick` over the legal moves, computed directly for classic rules.
 
-    The hot loop of the benchmarks; the parity tests check it against the engine path.
-    Kings outrank pairs, pyramid pairs outrank pyramid+waste pairs (see :func:`greedy_key`).
+    The hot loop of the benchmarks; the parity tests check it against the engine path and
+    against the engine's hint (``tests/engine/test_hints_are_greedy.py``). It ranks as
+    :func:`~pyramid_widget.engine.hints.preference` does: Kings outrank pairs, pyramid pairs
+    outrank pyramid+waste pairs, then the most cards uncovered, ties to the smallest move.
     """
     pyr, pos_of, mask, free = fg.pyr, fg.pos_of, fg.mask, fg.free
     cards = []
