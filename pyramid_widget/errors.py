@@ -14,6 +14,7 @@ cannot play '5C+8D': 5C is covered by 2C and TC
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -40,17 +41,52 @@ class InvalidMoveError(PyramidError):
     """A move whose text cannot be parsed (``"5H+"``, ``"shuffle"``)."""
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why the rules refuse a move (or why a card cannot be played), as data.
+
+    ``kind`` is one of a small fixed set (:data:`pyramid_widget.engine.legality.KINDS` lists
+    them with their meaning: ``"covered"``, ``"no-match"``, ``"empty-stock"`` ...), ``cards``
+    the cards the refusal is about (for ``"covered"``: the card, then the cards covering it),
+    ``text`` the sentence for the player with card codes (``"5C is covered by 2C and TC"``)
+    and ``words`` the same sentence with the cards spelled out (``"the 5 of clubs is covered
+    by the 2 of clubs and the 10 of clubs"``). Callers look up ``kind``, never parse ``text``.
+
+    >>> Refusal("refused", (), "not now").words
+    'not now'
+    """
+
+    kind: str
+    cards: tuple[int, ...]
+    text: str
+    words: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.words:
+            object.__setattr__(self, "words", self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class IllegalMoveError(PyramidError):
     """A well-formed move that the rules do not allow in the current position.
 
-    ``move`` is the move that was asked for and ``reason`` a short sentence for the player
-    (``"QH is covered by 5C and 8D"``).
+    ``move`` is the move that was asked for, ``refusal`` the :class:`Refusal` saying why and
+    ``reason`` its text, a short sentence for the player (``"QH is covered by 5C and 8D"``).
+    A plain text given instead of a refusal (a widget's move filter) becomes a refusal of
+    kind ``"refused"``.
+
+    >>> IllegalMoveError("undo", "nothing to undo").refusal.kind
+    'refused'
     """
 
-    def __init__(self, move: Any, reason: str) -> None:
+    def __init__(self, move: Any, reason: str | Refusal) -> None:
+        refusal = reason if isinstance(reason, Refusal) else Refusal("refused", (), str(reason))
         self.move = move
-        self.reason = reason
-        super().__init__(f"cannot play {str(move)!r}: {reason}")
+        self.refusal = refusal
+        self.reason = refusal.text
+        super().__init__(f"cannot play {str(move)!r}: {refusal.text}")
 
 
 class GameFileError(PyramidError):

@@ -22,14 +22,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramid_widget.engine import legality as _explain
-from pyramid_widget.engine.cards import Card, parse_card
+from pyramid_widget.engine.cards import Card, card_str, parse_card
 from pyramid_widget.engine.clock import Clock, TimeSource
 from pyramid_widget.engine.deals import Deal, coerce_deal, deal_from_number, format_deal
-from pyramid_widget.engine.layout import COVERED_BY
 from pyramid_widget.engine.moves import Move, MoveKind
-from pyramid_widget.engine.position import Location, Position, Status, Zone
-from pyramid_widget.engine.rules import RuleSet, get_rules
-from pyramid_widget.errors import IllegalMoveError, InvalidDealError
+from pyramid_widget.engine.position import Location, Position, Status
+from pyramid_widget.engine.record import GameRecord, StartPosition
+from pyramid_widget.engine.rules import RuleSet, Scoring, get_rules
+from pyramid_widget.errors import (
+    GameFileError,
+    IllegalMoveError,
+    InvalidDealError,
+    InvalidRulesError,
+    Refusal,
+)
 
 
 @dataclass(frozen=True)
@@ -123,7 +129,7 @@ class Game:
         self._round_started = 0.0
         self._clock = Clock(self._time_source)
         self._status, self._reason = Status.PLAYING, "the game is on"
-        self._update_status()
+        self._set_status(*_explain.judge(self.rules, position))
 
     @classmethod
     def from_position(
@@ -202,10 +208,7 @@ class Game:
 
     def covering(self, card: Card | str) -> tuple[Card, ...]:
         """The cards still covering a pyramid card (empty if it is uncovered or elsewhere)."""
-        where = self.where(card)
-        if where.zone is not Zone.PYRAMID:
-            return ()
-        return tuple(c for q in COVERED_BY[where.index] if (c := self._pos.pyramid[q]) is not None)
+        return _explain.covering(self._pos, _card(card))
 
     @property
     def pass_number(self) -> int:
@@ -275,12 +278,29 @@ class Game:
 
     # -- moves ----------------------------------------------------------------------
 
+    def refusal(self, move: Move | str) -> Refusal | None:
+        """Return why ``move`` is not legal now as a :class:`~pyramid_widget.errors.Refusal`
+        (kind, cards, text), or ``None`` when it is legal.
+
+        Raises :class:`~pyramid_widget.errors.InvalidMoveError` for unparsable text.
+
+        >>> Game("medium", deal=7).refusal("redeal").kind
+        'no-redeal'
+        """
+        return _explain.refusal(self.rules, self._pos, _move(move), (self._status, self._reason))
+
     def explain(self, move: Move | str) -> str | None:
-        """Return why ``move`` is not legal now, or ``None`` when it is.
+        """Return why ``move`` is not legal now, in words, or ``None`` when it is.
 
         Raises :class:`~pyramid_widget.errors.InvalidMoveError` for unparsable text.
         """
-        return _explain.reason(self, _move(move))
+        problem = self.refusal(move)
+        return None if problem is None else problem.text
+
+    def unavailable(self, card: Card | str) -> Refusal | None:
+        """Why ``card`` cannot be played now, as a :class:`~pyramid_widget.errors.Refusal`
+        (``None`` when it is available)."""
+        return _explain.unavailable(self.rules, self._pos, _card(card))
 
     def play(self, move: Move | str) -> Move:
         """Play ``move`` (a :class:`~pyramid_widget.engine.moves.Move` or its text) and return it.
@@ -290,11 +310,11 @@ class Game:
         not allow; the game is unchanged after either.
         """
         parsed = _move(move)
-        problem = self.explain(parsed)
+        problem = self.refusal(parsed)
         if problem is not None:
             raise IllegalMoveError(parsed, problem)
-        self._redo.clear()
         self._do(parsed, self._clock.elapsed)
+        self._redo.clear()
         return parsed
 
     def undo(self) -> Move:
@@ -303,16 +323,22 @@ class Game:
         Raises :class:`~pyramid_widget.errors.IllegalMoveError` when there is nothing to undo.
         """
         if not self._undo:
-            why = "nothing to undo" if not self._round_moves else "the undo limit is reached"
+            if not self._round_moves:
+                raise IllegalMoveError("undo", Refusal("nothing-to-undo", (), "nothing to undo"))
+            why = Refusal("undo-limit", (), "the undo limit is reached")
             raise IllegalMoveError("undo", why)
-        saved = self._undo.pop()
+        saved = self._undo[-1]
+        position = saved.position.copy()
+        status = _explain.judge(self.rules, position)
+        # Commit: nothing below can fail.
+        self._undo.pop()
         move, at = self._record.pop()
         self._round_moves -= 1
         self._redo.append((move, at))
-        self._pos = saved.position.copy()
+        self._pos = position
         if not self.rules.scoring.undo_keeps_score:
             self._score, self._scored = saved.score, set(saved.scored)
-        self._update_status()
+        self._set_status(*status)
         return move
 
     def redo(self) -> Move:
@@ -321,9 +347,10 @@ class Game:
         Raises :class:`~pyramid_widget.errors.IllegalMoveError` when there is nothing to redo.
         """
         if not self._redo:
-            raise IllegalMoveError("redo", "nothing to redo")
-        move, _ = self._redo.pop()
+            raise IllegalMoveError("redo", Refusal("nothing-to-redo", (), "nothing to redo"))
+        move, _ = self._redo[-1]
         self._do(move, self._clock.elapsed)
+        self._redo.pop()
         return move
 
     @property
@@ -370,22 +397,22 @@ class Game:
             return
         if self._status is Status.LOST:
             return
-        yield from _explain.candidate_moves(self)
+        yield from _explain.candidate_moves(self.rules, self._pos)
 
     def _do(self, move: Move, at: float) -> None:
+        """Apply a legal ``move`` played at ``at`` seconds, wholly or not at all: everything
+        is computed first (a fault there leaves the game as it was), then committed."""
         if move.kind is MoveKind.NEXT_ROUND:
             self._start_next_round(at)
             return
-        self._undo.append(_Saved(move, self._pos.copy(), self._score, frozenset(self._scored)))
-        self._record.append((move, at))
-        self._round_moves += 1
-        pos = self._pos
+        pos = self._pos.copy()
+        score, scored = self._score, self._scored
         if move.is_removal:
             for card in move.cards:
                 pos.take(card)
                 pos.discard.append(card)
             pos.pass_removed = True
-            self._score_removal(move)
+            score, scored = _removal_points(self.rules.scoring, move, score, scored)
         elif move.kind is MoveKind.DRAW:
             pos.draw(self.rules.draw_count)
         elif move.kind is MoveKind.REDEAL:
@@ -394,49 +421,55 @@ class Game:
             card = move.cards[0]
             pos.take(card)
             pos.cells[pos.cells.index(None)] = card
-        self._update_status(at)
+        status = _explain.judge(self.rules, pos)
+        if status[0] is Status.WON and not self.is_over:
+            score += self._win_points(pos, at)
+        if not isinstance(score, int):
+            raise TypeError(f"the score must be an integer, got {score!r}")
+        # Commit: nothing below can fail.
+        self._undo.append(_Saved(move, self._pos, self._score, frozenset(self._scored)))
+        self._record.append((move, at))
+        self._round_moves += 1
+        self._pos, self._score, self._scored = pos, score, scored
+        self._set_status(*status)
 
-    def _score_removal(self, move: Move) -> None:
+    def _win_points(self, pos: Position, at: float) -> int:
+        """The points a win at ``at`` seconds earns (win bonus, time, round, clear-all)."""
         scoring = self.rules.scoring
-        fresh = [c for c in move.cards if c not in self._scored]
-        if scoring.undo_keeps_score and not fresh:
-            return
-        if scoring.undo_keeps_score:
-            self._scored.update(fresh)
-        self._score += scoring.per_card * len(move.cards) + scoring.per_removal
-
-    def _score_win(self, at: float) -> None:
-        scoring = self.rules.scoring
-        self._score += scoring.win_bonus + scoring.time_bonus(at - self._round_started)
-        self._score += scoring.round_number_bonus * self.round
-        if self.rules.win == "pyramid" and self._pos.all_gone():
-            self._score += scoring.clear_all_bonus
+        points = scoring.win_bonus + scoring.time_bonus(at - self._round_started)
+        points += scoring.round_number_bonus * self.round
+        if self.rules.win == "pyramid" and pos.all_gone():
+            points += scoring.clear_all_bonus
+        return points
 
     def _start_next_round(self, at: float) -> None:
         seed = hashlib.sha256(f"{self._run_seed()}#{self.round + 1}".encode()).digest()
         cards = deal_from_number(int.from_bytes(seed[:8], "big"))
+        pos = Position.from_deal(cards, self.rules.waste_piles, self.rules.cells)
+        status = _explain.judge(self.rules, pos)
+        # Commit: nothing below can fail.
         self._record.append((Move.next_round(), at))
         self.round += 1
         self.deal, self.deal_number = cards, None
-        self._pos = Position.from_deal(cards, self.rules.waste_piles, self.rules.cells)
-        self._start = self._pos.copy()
+        self._pos = pos
+        self._start = pos.copy()
         self._undo.clear()
+        self._scored = set()  # a new round's removals earn again (undo never crosses a round)
         self._round_moves = 0
         self._round_started = at
         self._status, self._reason = Status.PLAYING, "the game is on"
         self._clock.resume()
-        self._update_status()
+        self._set_status(*status)
 
     def _run_seed(self) -> str:
         if self._first_deal is not None:
             return format_deal(self._first_deal)
         return repr(self._origin)
 
-    def _update_status(self, at: float | None = None) -> None:
+    def _set_status(self, status: Status, reason: str) -> None:
+        """Take on a new status; the clock stops when the game ends, runs again if undone."""
         was_over = self.is_over
-        self._status, self._reason = _explain.judge(self)
-        if self._status is Status.WON and not was_over and at is not None:
-            self._score_win(at)
+        self._status, self._reason = status, reason
         if self.is_over:
             self._clock.pause()
         elif was_over:
@@ -456,8 +489,134 @@ class Game:
             f"status={self._status.value}>"
         )
 
+    def record(self) -> GameRecord:
+        """Return the public :class:`~pyramid_widget.engine.record.GameRecord` of this game:
+        rules, first deal or position, moves in effect with times, redo list, time, score.
+        :meth:`replay` rebuilds the same game from it."""
+        start = None
+        if self._first_deal is None:
+            origin = self._origin
+            start = StartPosition(
+                pyramid=tuple(origin.pyramid),
+                stock=tuple(reversed(origin.stock)),
+                wastes=tuple(tuple(p) for p in origin.wastes),
+                cells=tuple(origin.cells),
+                pass_number=origin.pass_number,
+            )
+        return GameRecord(
+            rules=self.rules,
+            deal=self._first_deal,
+            deal_number=self._first_number,
+            start=start,
+            moves=tuple(self._record),
+            redo=tuple(self._redo),
+            elapsed=self.elapsed,
+            score=self._score,
+            scored=frozenset(self._scored),
+        )
+
+    @classmethod
+    def replay(cls, record: GameRecord, *, clock: TimeSource | None = None) -> Game:
+        """Rebuild a game from a :class:`~pyramid_widget.engine.record.GameRecord` by playing
+        its moves through the rules.
+
+        The position, the status and the score follow from the moves: a record whose moves
+        are illegal, whose redo list does not replay or whose score contradicts its moves is
+        refused with :class:`~pyramid_widget.errors.GameFileError`. Where undo keeps the score
+        (``egypt``) the points of moves since undone are not in the moves, so the record's
+        score is kept when it is at least what the moves in effect earn and its scored cards
+        include every card they removed.
+
+        >>> g = Game("medium", deal=7)
+        >>> _ = g.play("draw")
+        >>> from dataclasses import replace
+        >>> Game.replay(replace(g.record(), score=5000))
+        Traceback (most recent call last):
+        ...
+        pyramid_widget.errors.GameFileError: the saved game's score 5000 contradicts its moves, which earn 0
+        """
+        if not isinstance(record, GameRecord):
+            raise GameFileError(f"a game record must be a GameRecord, got {type(record).__name__}")
+        rules = record.rules
+        try:
+            if record.start is not None:
+                start = record.start
+                game = cls.from_position(
+                    rules,
+                    pyramid=start.pyramid,
+                    stock=start.stock,
+                    wastes=start.wastes,
+                    cells=start.cells,
+                    pass_number=start.pass_number,
+                    clock=clock,
+                )
+            else:
+                assert record.deal is not None  # a record has a deal or a start
+                game = cls(rules, record.deal, clock=clock)
+                game.deal_number = game._first_number = record.deal_number
+        except GameFileError:
+            raise
+        except (InvalidDealError, InvalidRulesError) as exc:
+            raise GameFileError(f"the saved game's start does not fit its rules: {exc}") from None
+        wins = 0
+        for number, (move, at) in enumerate(record.moves, start=1):
+            problem = game.refusal(move)
+            if problem is not None:
+                raise GameFileError(
+                    f"move {number} of the saved game ({move}) is illegal: {problem.text}"
+                )
+            was_won = game.status is Status.WON
+            game._do(move, at)
+            wins += game.status is Status.WON and not was_won
+        probe = game.copy()
+        for move, at in reversed(record.redo):
+            problem = probe.refusal(move)
+            if problem is not None:
+                raise GameFileError(f"the saved redo move {move} does not replay: {problem.text}")
+            probe._do(move, at)
+        game._redo = list(record.redo)
+        latest = max((at for _, at in record.moves + record.redo), default=0.0)
+        elapsed = latest if record.elapsed is None else record.elapsed
+        if elapsed < latest:
+            raise GameFileError(
+                f"the saved game's elapsed time ({elapsed:g} s) is shorter than its moves "
+                f"({latest:g} s)"
+            )
+        game._check_score(record, wins)
+        game._clock.reset(elapsed)
+        if game.is_over:
+            game._clock.pause()
+        return game
+
+    def _check_score(self, record: GameRecord, wins: int) -> None:
+        """Check the record's score against the replayed one (see :meth:`replay`). Times in
+        a file are rounded to milliseconds, which may move a time bonus by one point a win."""
+        earned, slack = self._score, wins
+        if record.score is None:
+            return
+        if not self.rules.scoring.undo_keeps_score:
+            if abs(record.score - earned) > slack:
+                raise GameFileError(
+                    f"the saved game's score {record.score} contradicts its moves, "
+                    f"which earn {earned}"
+                )
+            return
+        if record.score < earned - slack:
+            raise GameFileError(
+                f"the saved game's score {record.score} is less than its moves earn ({earned})"
+            )
+        scored = record.scored if record.scored is not None else frozenset(self._scored)
+        missing = self._scored - scored
+        if missing:
+            names = ", ".join(card_str(c) for c in sorted(missing))
+            raise GameFileError(
+                f"the saved game's scored cards lack {names}, which its moves removed"
+            )
+        self._score, self._scored = max(record.score, earned), set(scored)
+
     def to_json(self) -> str:
-        """Return the whole game as JSON: rules, start, moves with times, redo list."""
+        """Return the whole game as JSON (its :meth:`record`): rules, start, moves with times,
+        redo list."""
         from pyramid_widget.engine.gamefile import dump
 
         return dump(self)
@@ -472,6 +631,20 @@ class Game:
         from pyramid_widget.engine.gamefile import load
 
         return load(text)
+
+
+def _removal_points(
+    scoring: Scoring, move: Move, score: int, scored: set[Card]
+) -> tuple[int, set[Card]]:
+    """The score and the set of scored cards after the removal ``move`` (new values; the
+    arguments are not changed). With ``undo_keeps_score`` a removal of cards all scored
+    before (then undone) earns nothing."""
+    fresh = [c for c in move.cards if c not in scored]
+    if scoring.undo_keeps_score:
+        if not fresh:
+            return score, scored
+        scored = scored | set(fresh)
+    return score + scoring.per_card * len(move.cards) + scoring.per_removal, scored
 
 
 def _move(move: Move | str) -> Move:

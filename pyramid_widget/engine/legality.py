@@ -1,35 +1,103 @@
 """The rules applied to a position: which moves are legal, why others are not, and when
-the game is won or lost. :class:`~pyramid_widget.engine.game.Game` calls these; they read the
-rule set's fields and nothing else.
+the game is won or lost. Every function here takes a rule set and a
+:class:`~pyramid_widget.engine.position.Position` (never a game), reads the rule set's fields
+and nothing else; :class:`~pyramid_widget.engine.game.Game` calls them.
 
-Reasons are short sentences for the player, naming cards and values:
+A refused move gets one :class:`~pyramid_widget.errors.Refusal`: a ``kind`` from
+:data:`KINDS`, the cards it is about, and a short sentence naming cards and values, with card
+codes (``text``) and spelled out (``words``). The widget, the lessons and
+:class:`~pyramid_widget.errors.IllegalMoveError` all read this one value:
 
 >>> from pyramid_widget.engine.game import Game
 >>> g = Game.from_position("medium", pyramid=[None] * 26 + ["5H", "9C"], stock=["4D"])
->>> g.explain("5H+9C")
-'5 + 9 = 14, not 13'
->>> g = Game.from_position("cheops", pyramid=[None] * 26 + ["AH", "KC"], stock=["4D"])
->>> g.explain("AH+KC")
-'Ace and King are not the same or adjacent ranks (ranks do not wrap)'
+>>> g.refusal("5H+9C")  # doctest: +ELLIPSIS
+Refusal(kind='no-match', cards=(...), text='5 + 9 = 14, not 13', words='5 + 9 = 14, not 13')
+>>> g = Game("medium", deal=7)
+>>> r = g.refusal("5C+8D")
+>>> r.kind, r.text
+('covered', '5C is covered by 2C and TC')
+>>> r.words
+'the 5 of clubs is covered by the 2 of clubs and the 10 of clubs'
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations
-from typing import TYPE_CHECKING
 
-from pyramid_widget.engine.cards import KING, Card, card_str, rank, rank_name
+from pyramid_widget.engine.cards import KING, Card, card_long_name, card_str, rank, rank_name
+from pyramid_widget.engine.layout import COVERED_BY
 from pyramid_widget.engine.moves import Move, MoveKind
-from pyramid_widget.engine.position import Status, Zone
+from pyramid_widget.engine.position import Position, Status, Zone
+from pyramid_widget.engine.rules import RuleSet
+from pyramid_widget.errors import Refusal
 
-if TYPE_CHECKING:
-    from pyramid_widget.engine.game import Game
+__all__ = [
+    "KINDS",
+    "Refusal",
+    "can_redeal",
+    "candidate_moves",
+    "covering",
+    "judge",
+    "refusal",
+    "unavailable",
+]
+
+#: Every kind of :class:`~pyramid_widget.errors.Refusal` the engine gives, with its meaning.
+KINDS: dict[str, str] = {
+    "not-a-move": "the value given is not a Move",
+    "game-over": "the game (or the round) is already won or lost",
+    "no-rounds": "a next-round move under a rule set without rounds",
+    "round-unfinished": "a next-round move before the round is won",
+    "empty-stock": "a draw from an empty stock (the text says whether a redeal is possible)",
+    "no-redeal": "a redeal that is not allowed now (stock not empty, no pass left, no waste)",
+    "discarded": "a card that is already discarded",
+    "covered": "a pyramid card still covered (cards: the card, then the cards covering it)",
+    "buried": "a waste card under the top of its pile (cards: the card, then the top)",
+    "stock": "a stock card under the top of the stock",
+    "stock-top": "the top stock card, where the rules do not make it available",
+    "king-alone": "a King removed alone where Kings need a partner",
+    "needs-partner": "a card other than a King removed alone",
+    "no-cell": "a cell move under a rule set without cells",
+    "cell-full": "a cell move while every cell is taken (cards: the cards held)",
+    "cell-source": "a cell move of a card that is neither a pyramid card nor a waste top",
+    "no-match": "two cards whose values or ranks do not pair",
+    "zones": "two cards in places that cannot pair under the rule set",
+    "nothing-to-undo": "an undo with no move to take back",
+    "undo-limit": "an undo beyond the rule set's undo depth",
+    "nothing-to-redo": "a redo with no undone move",
+    "refused": "refused by a caller's own rule (a widget's move filter), not by the engine",
+}
+
+Namer = Callable[[Card], str]
 
 
-def candidate_moves(game: Game) -> Iterator[Move]:
-    """Yield every legal move of a game in play: Kings, pairs, cell moves, draw, redeal."""
-    rules, pos = game.rules, game._pos
+def _refuse(kind: str, cards: Iterable[Card], say: Callable[[Namer], str]) -> Refusal:
+    """Build a refusal whose sentence ``say(name)`` names cards with ``name``: once with
+    codes (``5C``), once spelled out (``the 5 of clubs``)."""
+    assert kind in KINDS, kind
+    return Refusal(kind, tuple(cards), say(card_str), say(_spelled))
+
+
+def _spelled(card: Card) -> str:
+    return "the " + card_long_name(card)
+
+
+def _plain(kind: str, text: str) -> Refusal:
+    return Refusal(kind, (), text)
+
+
+def covering(position: Position, card: Card) -> tuple[Card, ...]:
+    """The cards still covering ``card`` when it is in the pyramid (else ``()``)."""
+    if card not in position.pyramid:
+        return ()
+    index = position.pyramid.index(card)
+    return tuple(c for q in COVERED_BY[index] if (c := position.pyramid[q]) is not None)
+
+
+def candidate_moves(rules: RuleSet, position: Position) -> Iterator[Move]:
+    """Yield every legal move of a position in play: Kings, pairs, cell moves, draw, redeal."""
+    pos = position
     available = list(pos.available(rules.stock_top_available))
     if rules.kings_alone:
         for card, _ in available:
@@ -44,121 +112,189 @@ def candidate_moves(game: Game) -> Iterator[Move]:
                 yield Move.to_cell(card)
     if pos.stock:
         yield Move.draw()
-    elif _can_redeal(game):
+    elif can_redeal(rules, pos):
         yield Move.redeal()
 
 
-def _can_redeal(game: Game) -> bool:
-    pos = game._pos
-    passes_left = game.rules.passes is None or pos.pass_number < game.rules.passes
-    return not pos.stock and passes_left and any(pos.wastes)
+def _passes_left(rules: RuleSet, position: Position) -> bool:
+    return rules.passes is None or position.pass_number < rules.passes
 
 
-def reason(game: Game, move: Move) -> str | None:
-    """Return why ``move`` is illegal in ``game`` now, or ``None`` if it is legal."""
+def can_redeal(rules: RuleSet, position: Position) -> bool:
+    """Whether a redeal is allowed: the stock is empty, a pass is left and a waste has cards."""
+    return not position.stock and _passes_left(rules, position) and any(position.wastes)
+
+
+def refusal(
+    rules: RuleSet,
+    position: Position,
+    move: Move,
+    status: tuple[Status, str] | None = None,
+) -> Refusal | None:
+    """Return why ``move`` is illegal in ``position`` now, or ``None`` if it is legal.
+
+    ``status`` is the position's ``(status, reason)`` when the caller knows it (a game keeps
+    it); otherwise it is worked out with :func:`judge`.
+    """
     if not isinstance(move, Move):
-        return f"{move!r} is not a move"
+        return _plain("not-a-move", f"{move!r} is not a move")
+    state, why = judge(rules, position) if status is None else status
     if move.kind is MoveKind.NEXT_ROUND:
-        return _next_round_reason(game)
-    if game.status is not Status.PLAYING:
-        return f"the game is over ({game.status.value}: {game.status_reason})"
+        return _next_round_refusal(rules, state)
+    if state is not Status.PLAYING:
+        return _plain("game-over", f"the game is over ({state.value}: {why})")
     if move.kind is MoveKind.DRAW:
-        return _draw_reason(game)
+        return _draw_refusal(rules, position)
     if move.kind is MoveKind.REDEAL:
-        return _redeal_reason(game)
+        return _redeal_refusal(rules, position)
     for card in move.cards:
-        problem = _availability(game, card)
+        problem = unavailable(rules, position, card)
         if problem:
             return problem
     if move.kind is MoveKind.KING:
-        return _king_reason(game, move.cards[0])
+        return _king_refusal(rules, move.cards[0])
     if move.kind is MoveKind.CELL:
-        return _cell_reason(game, move.cards[0])
-    return _pair_reason(game, *move.cards)
+        return _cell_refusal(rules, position, move.cards[0])
+    return _pair_refusal(rules, position, *move.cards)
 
 
-def _next_round_reason(game: Game) -> str | None:
-    if not game.rules.rounds:
-        return f"{game.rules.name} has no rounds"
-    if game.status is not Status.WON:
-        return "the round is not finished: clear the pyramid first"
+def _next_round_refusal(rules: RuleSet, state: Status) -> Refusal | None:
+    if not rules.rounds:
+        return _plain("no-rounds", f"{rules.name} has no rounds")
+    if state is not Status.WON:
+        return _plain("round-unfinished", "the round is not finished: clear the pyramid first")
     return None
 
 
-def _draw_reason(game: Game) -> str | None:
-    if game._pos.stock:
-        return None
-    if _can_redeal(game):
-        return "the stock is empty: redeal to turn the waste over"
-    return "the stock is empty and no redeal is left"
-
-
-def _redeal_reason(game: Game) -> str | None:
-    pos, passes = game._pos, game.rules.passes
+def _draw_refusal(rules: RuleSet, pos: Position) -> Refusal | None:
     if pos.stock:
-        return f"the stock still has {len(pos.stock)} card(s): redeal only when it is empty"
+        return None
+    if can_redeal(rules, pos):
+        return _plain("empty-stock", "the stock is empty: redeal to turn the waste over")
+    if not _passes_left(rules, pos):
+        return _plain("empty-stock", "the stock is empty and no redeal is left")
+    return _plain(
+        "empty-stock", "the stock and the waste are empty: there is nothing to draw or redeal"
+    )
+
+
+def _redeal_refusal(rules: RuleSet, pos: Position) -> Refusal | None:
+    passes = rules.passes
+    if pos.stock:
+        return _plain(
+            "no-redeal",
+            f"the stock still has {len(pos.stock)} card(s): redeal only when it is empty",
+        )
     if passes is not None and pos.pass_number >= passes:
-        return f"no redeal left: {game.rules.name} allows {passes} pass(es) through the stock"
+        return _plain(
+            "no-redeal",
+            f"no redeal left: {rules.name} allows {passes} pass(es) through the stock",
+        )
     if not any(pos.wastes):
-        return "the waste is empty: there is nothing to redeal"
+        return _plain("no-redeal", "the waste is empty: there is nothing to redeal")
     return None
 
 
-def _availability(game: Game, card: Card) -> str | None:
-    pos, name = game._pos, card_str(card)
+def unavailable(rules: RuleSet, position: Position, card: Card) -> Refusal | None:
+    """Why ``card`` cannot be played now (``None`` when it is available).
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> from pyramid_widget.engine.cards import parse_card
+    >>> g = Game("medium", deal=7)
+    >>> unavailable(g.rules, g.position, parse_card("5C")).kind
+    'covered'
+    """
+    pos = position
     where = pos.locate(card)
     if where.zone is Zone.DISCARD:
-        return f"{name} is already discarded"
+        return _refuse("discarded", [card], lambda n: f"{n(card)} is already discarded")
     if where.zone is Zone.PYRAMID and not pos.uncovered(where.index):
-        covering = [card_str(c) for c in game.covering(card)]
-        return f"{name} is covered by {' and '.join(covering)}"
+        cover = covering(pos, card)
+        return _refuse(
+            "covered",
+            [card, *cover],
+            lambda n: f"{n(card)} is covered by {' and '.join(n(c) for c in cover)}",
+        )
     if where.zone is Zone.WASTE and pos.wastes[where.index][-1] != card:
-        top = card_str(pos.wastes[where.index][-1])
-        return f"{name} is not on top of its waste pile ({top} is on it)"
+        top = pos.wastes[where.index][-1]
+        return _refuse(
+            "buried",
+            [card, top],
+            lambda n: f"{n(card)} is not on top of its waste pile ({n(top)} is on it)",
+        )
     if where.zone is Zone.STOCK:
         if where.index:
-            return f"{name} is in the stock, not on top of it"
-        if not game.rules.stock_top_available:
-            return f"{name} is the top stock card, which is not available under {game.rules.name}"
+            return _refuse(
+                "stock", [card], lambda n: f"{n(card)} is in the stock, not on top of it"
+            )
+        if not rules.stock_top_available:
+            return _refuse(
+                "stock-top",
+                [card],
+                lambda n: (
+                    f"{n(card)} is the top stock card, which is not available under {rules.name}"
+                ),
+            )
     return None
 
 
-def _king_reason(game: Game, card: Card) -> str | None:
+def _king_refusal(rules: RuleSet, card: Card) -> Refusal | None:
     if rank(card) != KING:
-        return f"only a King is removed alone; {card_str(card)} needs a partner"
-    if not game.rules.kings_alone:
-        return (
-            f"Kings are not removed alone under {game.rules.name}: pair it with a Queen or a King"
+        return _refuse(
+            "needs-partner",
+            [card],
+            lambda n: f"only a King is removed alone; {n(card)} needs a partner",
+        )
+    if not rules.kings_alone:
+        return _refuse(
+            "king-alone",
+            [card],
+            lambda _: (
+                f"Kings are not removed alone under {rules.name}: pair it with a Queen or a King"
+            ),
         )
     return None
 
 
-def _cell_reason(game: Game, card: Card) -> str | None:
-    pos = game._pos
+def _cell_refusal(rules: RuleSet, pos: Position, card: Card) -> Refusal | None:
     if not pos.cells:
-        return f"{game.rules.name} has no free cell"
+        return _plain("no-cell", f"{rules.name} has no free cell")
     if None not in pos.cells:
-        held = ", ".join(card_str(c) for c in pos.cells if c is not None)
-        return f"the cell is full ({held}); a card leaves it only by being removed"
+        held = [c for c in pos.cells if c is not None]
+        return _refuse(
+            "cell-full",
+            held,
+            lambda n: (
+                f"the cell is full ({', '.join(n(c) for c in held)}); "
+                "a card leaves it only by being removed"
+            ),
+        )
     zone = pos.locate(card).zone
     if zone not in (Zone.PYRAMID, Zone.WASTE):
-        return f"only a pyramid card or a waste top may go to the cell, not a {zone.value} card"
+        return _refuse(
+            "cell-source",
+            [card],
+            lambda _: (
+                f"only a pyramid card or a waste top may go to the cell, not a {zone.value} card"
+            ),
+        )
     return None
 
 
-def _pair_reason(game: Game, a: Card, b: Card) -> str | None:
-    rules, pos = game.rules, game._pos
+def _pair_refusal(rules: RuleSet, pos: Position, a: Card, b: Card) -> Refusal | None:
     if not rules.pairs(a, b):
         if rules.pairing == "sum13":
-            return f"{_value(a)} + {_value(b)} = {rank(a) + rank(b)}, not 13"
-        return (
-            f"{rank_name(rank(a))} and {rank_name(rank(b))} are not the same or adjacent "
-            "ranks (ranks do not wrap)"
-        )
+            text = f"{_value(a)} + {_value(b)} = {rank(a) + rank(b)}, not 13"
+        else:
+            text = (
+                f"{rank_name(rank(a))} and {rank_name(rank(b))} are not the same or adjacent "
+                "ranks (ranks do not wrap)"
+            )
+        return _refuse("no-match", [a, b], lambda _: text)
     za, zb = pos.locate(a).zone.value, pos.locate(b).zone.value
     if not rules.zones_pair(za, zb):
         zones = "two waste cards" if za == zb == "waste" else f"a {za} card and a {zb} card"
-        return f"{zones} cannot pair under {rules.name}"
+        return _refuse("zones", [a, b], lambda _: f"{zones} cannot pair under {rules.name}")
     return None
 
 
@@ -167,21 +303,20 @@ def _value(card: Card) -> str:
     return str(value) if 1 < value < 11 else f"{rank_name(value)} ({value})"
 
 
-def judge(game: Game) -> tuple[Status, str]:
-    """Return the status of a game and the reason, in words."""
-    rules, pos = game.rules, game._pos
+def judge(rules: RuleSet, position: Position) -> tuple[Status, str]:
+    """Return the status of a position and the reason, in words."""
+    pos = position
     if rules.win == "all" and pos.all_gone():
         return Status.WON, "all 52 cards are cleared"
     if rules.win == "pyramid" and pos.pyramid_empty():
         what = "round" if rules.rounds else "pyramid"
         return Status.WON, f"the {what} is cleared" + (" (round complete)" if rules.rounds else "")
-    if rules.stall_rule and not pos.stock and not pos.pass_removed and not _removal_left(game):
-        return Status.LOST, "a whole pass removed nothing and no removal is left (stall rule)"
-    if not any(True for _ in candidate_moves(game)):
+    moves = candidate_moves(rules, pos)
+    if rules.stall_rule and not pos.stock and not pos.pass_removed:
+        if not any(m.is_removal for m in moves):
+            return Status.LOST, "a whole pass removed nothing and no removal is left (stall rule)"
+        return Status.PLAYING, "the game is on"
+    if not any(True for _ in moves):
         left = pos.cards_in_play()
         return Status.LOST, f"no move is left ({left} cards remain)"
     return Status.PLAYING, "the game is on"
-
-
-def _removal_left(game: Game) -> bool:
-    return any(m.is_removal for m in candidate_moves(game))

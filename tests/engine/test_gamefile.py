@@ -1,0 +1,248 @@
+"""Saved games: a public record (issue 13) and every field checked by type, range and
+agreement with the moves (issue 14 items 2 and 7)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from pyramid_widget import Game
+from pyramid_widget.engine.deals import MAX_DEAL_NUMBER, format_deal
+from pyramid_widget.engine.gamefile import read
+from pyramid_widget.engine.record import GameRecord, StartPosition
+from pyramid_widget.errors import GameFileError
+from tests.support.engine import bottom, game
+
+
+def saved(
+    rules: str = "medium", deal: int = 7, moves: tuple[str, ...] = ("draw",)
+) -> dict[str, Any]:
+    now = [0.0]
+    g = Game(rules, deal=deal, clock=lambda: now[0])
+    for move in moves:
+        now[0] += 1.5
+        g.play(move)
+    now[0] += 1.0
+    data: dict[str, Any] = json.loads(g.to_json())
+    return data
+
+
+def refused(data: Any, match: str) -> GameFileError:
+    with pytest.raises(GameFileError, match=match) as caught:
+        Game.from_json(data)
+    assert "\n" not in str(caught.value)
+    return caught.value
+
+
+# -- the record ----------------------------------------------------------------------------
+
+
+def test_record_is_public_and_replays_to_the_same_game() -> None:
+    g = Game("medium", deal=7, clock=lambda: 3.0)
+    g.play("draw")
+    g.play("3C+TD")
+    g.undo()
+    record = g.record()
+    assert isinstance(record, GameRecord)
+    assert record.deal_number == 7 and [str(m) for m, _ in record.moves] == ["draw"]
+    assert [str(m) for m, _ in record.redo] == ["3C+TD"]
+    twin = Game.replay(record, clock=lambda: 3.0)
+    assert str(twin) == str(g) and twin.history == g.history and twin.can_redo
+    assert twin.record() == record
+
+
+def test_a_position_game_records_its_start() -> None:
+    g = game("apophis", bottom("5H", "KD"), stock=["8C", "2S"], wastes=[["4C"], [], ["9H"]])
+    g.play("4C+9H")
+    record = g.record()
+    assert record.deal is None and isinstance(record.start, StartPosition)
+    assert Game.replay(record).history == g.history
+
+
+def test_to_json_is_made_from_the_record_only() -> None:
+    g = Game("hard", deal=3, clock=lambda: 0.0)
+    g.play("draw")
+    data = json.loads(g.to_json())
+    assert data["deal"] == format_deal(g.record().deal or ())
+    assert data["moves"] == [["draw", 0.0]]
+
+
+def test_replay_refuses_what_is_not_a_record() -> None:
+    with pytest.raises(GameFileError, match="GameRecord"):
+        Game.replay({"rules": "medium"})  # type: ignore[arg-type]
+
+
+# -- deal numbers --------------------------------------------------------------------------
+
+
+def test_a_deal_number_that_contradicts_the_deal_is_refused() -> None:
+    data = saved()
+    data["deal_number"] = 8
+    refused(data, "deal_number 8 does not match its deal")
+
+
+@pytest.mark.parametrize("number", ["7", 7.0, -1, MAX_DEAL_NUMBER + 1, 10**400, True, [7]])
+def test_a_deal_number_must_be_an_integer_in_range(number: object) -> None:
+    data = saved()
+    data["deal_number"] = number
+    refused(data, "deal_number must be an integer")
+
+
+def test_a_deal_number_alone_gives_the_deal() -> None:
+    data = saved()
+    del data["deal"]
+    g = Game.from_json(data)
+    assert g.deal_number == 7 and g.history == [m for m in Game.from_json(saved()).history]
+
+
+def test_a_markup_deal_number_never_reaches_the_game() -> None:
+    data = saved()
+    data["deal_number"] = "<img src=x onerror=alert(1)>"
+    refused(data, "deal_number")
+
+
+# -- times ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("elapsed", [-1.0, float("nan"), float("inf"), "10", 10**400, 0])
+def test_elapsed_must_be_a_finite_non_negative_number(elapsed: object) -> None:
+    data = saved()
+    data["elapsed"] = elapsed
+    if elapsed == 0:  # shorter than its moves
+        refused(data, "shorter than its moves")
+    else:
+        refused(data, "elapsed time must be seconds")
+
+
+def test_nan_in_the_json_text_is_refused() -> None:
+    text = json.dumps(saved()).replace('"elapsed":', '"elapsed": NaN, "x":', 1)
+    with pytest.raises(GameFileError):
+        Game.from_json(text)
+    data = saved()
+    data["elapsed"] = float("nan")
+    refused(json.dumps(data), "elapsed")
+
+
+def test_move_times_are_checked() -> None:
+    data = saved(moves=("draw", "draw"))
+    data["moves"][1][1] = -5
+    refused(data, "must be seconds")
+    data = saved(moves=("draw", "draw"))
+    data["moves"][0][1] = 3.5
+    refused(data, "goes back in time")
+
+
+# -- score -----------------------------------------------------------------------------------
+
+
+def test_an_edited_score_is_refused_where_the_moves_decide_it() -> None:
+    data = saved(moves=("draw", "3C+TD"))
+    assert data["score"] == 10
+    data["score"] = 1_000_000
+    refused(data, "score 1000000 contradicts its moves, which earn 10")
+    data["score"] = "10"
+    refused(data, "score must be an integer")
+
+
+def test_an_egypt_score_below_what_the_moves_earn_is_refused() -> None:
+    g = game("egypt", bottom("5H", "8C", "KD"), stock=["2D"])
+    g.play("5H+8C")
+    data = json.loads(g.to_json())
+    assert data["score"] == 500
+    data["score"] = 0
+    refused(data, "less than its moves earn")
+    data["score"] = 500
+    data["scored"] = []
+    refused(data, "scored cards lack 5H, 8C")
+
+
+def test_an_egypt_score_kept_over_an_undo_survives_a_round_trip() -> None:
+    g = game("egypt", bottom("5H", "8C", "KD"), stock=["2D"])
+    g.play("5H+8C")
+    g.undo()
+    twin = Game.from_json(g.to_json())
+    assert twin.score == g.score == 500
+
+
+# -- malformed files never raise another exception ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d.update(moves="draw"),
+        lambda d: d.update(moves=[["draw"]]),
+        lambda d: d.update(moves=[[1, 2]]),
+        lambda d: d.update(moves=[["draw", None]]),
+        lambda d: d.update(moves=[["draw " * 20, 1]]),
+        lambda d: d.update(redo={"a": 1}),
+        lambda d: d.update(rules=[1, 2]),
+        lambda d: d.update(rules={**d["rules"], "pair_zones": [[1]]}),
+        lambda d: d.update(rules={**d["rules"], "kings_alone": "false"}),
+        lambda d: d.update(deal=52),
+        lambda d: d.update(deal="AS " * 52),
+        lambda d: d.update(scored=[1]),
+        lambda d: d.update(scored="5H"),
+        lambda d: d.update(position={"pyramid": "x"}),
+        lambda d: d.update(unknown=1),
+        lambda d: d.update(version=True),
+        lambda d: d.update(version=[1]),
+        lambda d: d.pop("rules"),
+        lambda d: (d.pop("deal"), d.pop("deal_number")),
+    ],
+)
+def test_malformed_saves_raise_the_package_error(edit: Any) -> None:
+    data = saved()
+    edit(data)
+    original = copy.deepcopy(data)
+    with pytest.raises(GameFileError) as caught:
+        Game.from_json(data)
+    assert "\n" not in str(caught.value)
+    assert data == original
+
+
+def test_a_position_save_with_bad_fields_is_refused() -> None:
+    g = game("apophis", bottom("5H", "KD"), stock=["8C", "2S"], wastes=[["4C"], [], ["9H"]])
+    data = json.loads(g.to_json())
+    for key, value in [
+        ("pyramid", ["5H"] * 28),
+        ("pyramid", [None] * 27),
+        ("wastes", [[]] * 9),
+        ("wastes", "4C"),
+        ("pass_number", "1"),
+        ("pass_number", 0),
+        ("cells", [None]),
+    ]:
+        bad = copy.deepcopy(data)
+        bad["position"][key] = value
+        with pytest.raises(GameFileError):
+            Game.from_json(bad)
+
+
+def test_deeply_nested_json_is_refused_cleanly() -> None:
+    for text in ("[" * 100_000 + "]" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000):
+        with pytest.raises(GameFileError, match=r"nested too deeply|not a saved game"):
+            Game.from_json(text)
+    data = saved()
+    nested: Any = 1
+    for _ in range(100_000):
+        nested = [nested]
+    data["rules"] = {**data["rules"], "pair_zones": nested}
+    with pytest.raises(GameFileError):
+        Game.from_json(data)
+
+
+def test_truncated_json_is_refused() -> None:
+    text = json.dumps(saved())
+    for cut in (1, len(text) // 2, len(text) - 1):
+        with pytest.raises(GameFileError, match="not valid JSON"):
+            Game.from_json(text[:cut])
+
+
+def test_read_checks_without_replaying() -> None:
+    data = saved()
+    record = read(data)
+    assert record.deal_number == 7 and len(record.moves) == 1
