@@ -30,6 +30,8 @@ from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import RuleSet, get_rules
+from pyramid_widget.errors import InvalidMoveError
+from pyramid_widget.lab.fastplay import FastMove, from_move
 
 KING_BASE = 52 * 52
 DRAW_ACTION = KING_BASE + 52
@@ -56,13 +58,24 @@ def move_to_action(move: Move) -> int:
 
 
 def action_to_move(action: int) -> Move:
-    """Return the move of an action number; ``ValueError`` if there is none."""
-    if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action must be an integer in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    """Return the move of an action number.
+
+    Raises :class:`~pyramid_widget.errors.InvalidMoveError` (a ``ValueError``) when the
+    number names no move.
+
+    >>> action_to_move(2755), action_to_move(1)
+    (Move.parse('KS'), Move.parse('AC+AD'))
+    >>> action_to_move(52)
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.InvalidMoveError: action 52 names no pair (cards 1 and 0)
+    """
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        raise InvalidMoveError(f"action must be an integer in 0..{NUM_ACTIONS - 1}, got {action!r}")
     if action < KING_BASE:
         a, b = divmod(action, 52)
         if a >= b:
-            raise ValueError(f"action {action} names no pair (cards {a} and {b})")
+            raise InvalidMoveError(f"action {action} names no pair (cards {a} and {b})")
         return Move.pair(a, b)
     if action < DRAW_ACTION:
         return Move.king(action - KING_BASE)
@@ -73,6 +86,73 @@ def action_to_move(action: int) -> Move:
     if action < NEXT_ROUND_ACTION:
         return Move.to_cell(action - CELL_BASE)
     return Move.next_round()
+
+
+def fast_move_to_action(move: FastMove) -> int:
+    """Return the action number of a :mod:`~pyramid_widget.lab.fastplay` move (same table).
+
+    >>> fast_move_to_action(("pair", (18, 28))), fast_move_to_action(("draw", ()))
+    (964, 2756)
+    """
+    kind, cards = move
+    if kind == "pair":
+        return cards[0] * 52 + cards[1]
+    if kind == "king":
+        return KING_BASE + cards[0]
+    if kind == "cell":
+        return CELL_BASE + cards[0]
+    return {"draw": DRAW_ACTION, "redeal": REDEAL_ACTION, "next-round": NEXT_ROUND_ACTION}[kind]
+
+
+def action_to_fast_move(action: int) -> FastMove:
+    """Return the fast move of an action number (from a table: playouts call this often).
+
+    Raises :class:`~pyramid_widget.errors.InvalidMoveError` as :func:`action_to_move` does.
+
+    >>> action_to_fast_move(964), action_to_fast_move(2757)
+    (('pair', (18, 28)), ('redeal', ()))
+    """
+    try:
+        found = _FAST_MOVES[action] if action >= 0 else None
+    except (TypeError, IndexError):
+        found = None
+    if found is None or isinstance(action, bool):
+        return from_move(action_to_move(action))  # raises the error that says why
+    return found
+
+
+def _fast_table() -> list[FastMove | None]:
+    table: list[FastMove | None] = []
+    for action in range(NUM_ACTIONS):
+        try:
+            table.append(from_move(action_to_move(action)))
+        except InvalidMoveError:
+            table.append(None)
+    return table
+
+
+def max_game_length(rules: RuleSet) -> int | None:
+    """An upper bound on the moves of one game (one ``egypt`` round), or ``None`` when the
+    rules allow games of any length (unlimited passes: ``easy``).
+
+    Every removal discards at least one of the 52 cards; a card goes to a free cell at most
+    once (it leaves only by being removed); a pass draws at most ``ceil(24 / draw_count)``
+    times, as the stock never grows beyond its first 24 cards; and there are ``passes - 1``
+    redeals.
+
+    >>> max_game_length(get_rules("medium")), max_game_length(get_rules("egypt"))
+    (126, 112)
+    >>> max_game_length(get_rules("easy")) is None
+    True
+    """
+    if rules.passes is None:
+        return None
+    draws_per_pass = -(-24 // rules.draw_count)
+    cell_moves = 52 if rules.cells else 0
+    return 52 + cell_moves + rules.passes * draws_per_pass + rules.passes - 1
+
+
+_FAST_MOVES = _fast_table()
 
 
 class PyramidState:
