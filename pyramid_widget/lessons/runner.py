@@ -28,16 +28,16 @@ A move the rules refuse is explained in friendlier words than the engine's:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pyramid_widget.engine.cards import Card, card_long_name, parse_card, rank
+from pyramid_widget.engine.cards import Card, card_long_name, parse_card
+from pyramid_widget.engine.describe import sentence as _sentence
 from pyramid_widget.engine.game import Game
-from pyramid_widget.engine.moves import Move, MoveKind
+from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Zone
-from pyramid_widget.errors import InvalidMoveError
-from pyramid_widget.lessons.model import Lesson, LessonError, Step
+from pyramid_widget.errors import InvalidMoveError, Refusal
+from pyramid_widget.lessons.model import MISTAKE_KINDS, Lesson, LessonError, Step
 
 __all__ = [
     "LessonRunner",
@@ -75,61 +75,38 @@ class Outcome:
         return self.kind in ("mistake", "illegal", "done")
 
 
-_CARD_CODE = re.compile(r"\b([A2-9TJQK][CDHS])\b")
+def friendly_reason(refusal: Refusal | None) -> str:
+    """The engine's refusal with its cards spelled out, as a sentence (``""`` for none).
 
-
-def friendly_reason(reason: str) -> str:
-    """The engine's reason with card codes spelled out, as a sentence.
-
-    >>> friendly_reason("8C is not on top of its waste pile (4S is on it)")
+    >>> g = Game.from_position("medium", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "4S"]])
+    >>> friendly_reason(g.refusal("5H+8C"))
     'The 8 of clubs is not on top of its waste pile (the 4 of spades is on it).'
-    >>> friendly_reason("5 + 9 = 14, not 13")
-    '5 + 9 = 14, not 13.'
+    >>> friendly_reason(g.refusal("5H+4S"))
+    '4 + 5 = 9, not 13.'
     """
-    spelled = _CARD_CODE.sub(lambda m: "the " + card_long_name(parse_card(m.group(1))), reason)
-    return _sentence(spelled)
+    return "" if refusal is None else _sentence(refusal.words)
 
 
-def _sentence(text: str) -> str:
-    text = " ".join(text.split())
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", ".)", "!)", "?)")) else text + "."
+#: The mistake kind (:data:`~pyramid_widget.lessons.model.MISTAKE_KINDS`) of an engine
+#: refusal kind whose name differs; an engine kind that is neither here nor a mistake kind
+#: is an ``"illegal"`` mistake.
+MISTAKE_OF_REFUSAL = {"stock-top": "stock"}
 
 
 def mistake_kind(game: Game, move: Move) -> str:
-    """Name the kind of mistake ``move`` is in ``game`` (see ``MISTAKE_KINDS``); ``"legal"``
-    when the rules allow it.
+    """Name the kind of mistake ``move`` is in ``game`` (see ``MISTAKE_KINDS``): the kind of
+    the engine's refusal, or ``"legal"`` when the rules allow it.
 
     >>> g = Game.from_position("medium", pyramid=[None] * 15 + ["QH"] + [None] * 5
     ...                        + ["5C", "8D", "AS"] + [None] * 4)
     >>> mistake_kind(g, Move.parse("QH+AS")), mistake_kind(g, Move.parse("5C+AS"))
     ('covered', 'no-match')
     """
-    if game.explain(move) is None:
+    refusal = game.refusal(move)
+    if refusal is None:
         return "legal"
-    if game.is_over:
-        return "game-over"
-    if move.kind is MoveKind.DRAW:
-        return "empty-stock"
-    if move.kind is MoveKind.REDEAL:
-        return "no-redeal"
-    for card in move.cards:
-        where = game.where(card)
-        if where.zone is Zone.DISCARD:
-            return "discarded"
-        if where.zone is Zone.PYRAMID and game.covering(card):
-            return "covered"
-        if where.zone is Zone.WASTE and game.wastes[where.index][-1] != card:
-            return "buried"
-        if where.zone is Zone.STOCK:
-            return "stock"
-    if move.kind is MoveKind.KING:
-        return "king-alone" if rank(move.cards[0]) == 13 else "needs-partner"
-    if move.kind is MoveKind.PAIR:
-        return "no-match" if not game.rules.pairs(*move.cards) else "zones"
-    return "illegal"
+    kind = MISTAKE_OF_REFUSAL.get(refusal.kind, refusal.kind)
+    return kind if kind in MISTAKE_KINDS else "illegal"
 
 
 def _default_text(kind: str, game: Game) -> str:
@@ -161,7 +138,7 @@ def explain_mistake(step: Step, game: Game, move: Move) -> str:
         text = step.mistakes.get("illegal")
     if text is None:
         text = _default_text(kind, game)
-    reason = friendly_reason(game.explain(move) or "")
+    reason = friendly_reason(game.refusal(move))
     names = " and ".join(f"the {card_long_name(c)}" for c in move.cards)
     filled = (
         text.replace("{reason}.", reason)

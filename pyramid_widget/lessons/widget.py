@@ -32,12 +32,13 @@ from typing import Any
 
 import ipywidgets as widgets  # type: ignore[import-untyped]
 
+from pyramid_widget.engine.describe import describe_move
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.errors import IllegalMoveError
 from pyramid_widget.lessons.model import Lesson
 from pyramid_widget.lessons.runner import LessonRunner, Outcome
-from pyramid_widget.widget import PyramidWidget, describe_move
+from pyramid_widget.widget import PyramidWidget
 
 __all__ = ["LessonWidget"]
 

@@ -33,7 +33,9 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from pyramid_widget.engine.cards import card_long_name, card_str, parse_card
+from pyramid_widget.engine.cards import card_str, parse_card
+from pyramid_widget.engine.describe import describe_move
+from pyramid_widget.engine.describe import sentence as _sentence
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.hints import hint as rule_of_thumb
 from pyramid_widget.engine.moves import Move, MoveKind
@@ -59,33 +61,6 @@ MoveFilter = Callable[[Game, Move], "str | None"]
 
 #: The page's ES module and styles, shipped beside this module (no build step).
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def describe_move(move: Move) -> str:
-    """A move in words, for hints and the solver.
-
-    >>> describe_move(Move.parse("5H+8C"))
-    'pair the 5 of hearts with the 8 of clubs'
-    """
-    names = [card_long_name(c) for c in move.cards]
-    names = [*names, "", ""]
-    words = {
-        MoveKind.PAIR: f"pair the {names[0]} with the {names[1]}",
-        MoveKind.KING: f"remove the {names[0]}",
-        MoveKind.CELL: f"move the {names[0]} to the cell",
-        MoveKind.DRAW: "draw from the stock",
-        MoveKind.REDEAL: "turn the waste over (redeal)",
-        MoveKind.NEXT_ROUND: "deal the next round",
-    }
-    return words[move.kind]
 
 
 def _highlight(move: Move) -> list[str]:

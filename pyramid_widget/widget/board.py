@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from pyramid_widget.engine.cards import Card, card_long_name, card_str, rank
 from pyramid_widget.engine.layout import row_col
 from pyramid_widget.engine.moves import Move
-from pyramid_widget.engine.position import Zone
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
@@ -145,25 +144,32 @@ def board_state(game: Game) -> dict[str, Any]:
     }
 
 
+#: What the page says about a card the player touched that cannot be played, by the kind of
+#: the engine's :class:`~pyramid_widget.errors.Refusal` (``{name}``: the card; ``{cover}``: the
+#: cards covering it).
+WHY_UNAVAILABLE = {
+    "covered": "The {name} is still covered by {cover}.",
+    "buried": "The {name} is not on top of its waste pile: only the top card can be played.",
+    "stock": "The {name} is in the stock: draw to bring it into play.",
+    "stock-top": "The {name} is on top of the stock but not available under these rules.",
+    "discarded": "The {name} is already discarded.",
+}
+
+
 def why_unavailable(game: Game, card: Card) -> str | None:
-    """Why ``card`` cannot be played now, in words (``None`` when it is available).
+    """Why ``card`` cannot be played now, in words (``None`` when it is available): the
+    engine's refusal for the card, looked up in :data:`WHY_UNAVAILABLE`.
 
     >>> from pyramid_widget import Game, parse_card
     >>> why_unavailable(Game("medium", deal=7), parse_card("5C"))
     'The 5 of clubs is still covered by 2 of clubs and 10 of clubs.'
     """
-    if game.is_available(card):
+    refusal = game.unavailable(card)
+    if refusal is None:
         return None
-    name = card_long_name(card)
-    where = game.where(card)
-    if where.zone is Zone.PYRAMID:
-        return f"The {name} is still covered by {_names(game.covering(card))}."
-    if where.zone is Zone.WASTE:
-        return f"The {name} is not on top of its waste pile: only the top card can be played."
-    if where.zone is Zone.STOCK:
-        if where.index == 0 and game.rules.stock_face_up:
-            return f"The {name} is on top of the stock but not available under these rules."
-        return f"The {name} is in the stock: draw to bring it into play."
-    if where.zone is Zone.DISCARD:
-        return f"The {name} is already discarded."
-    return f"The {name} cannot be played now."
+    kind = refusal.kind
+    if kind == "stock-top" and not game.rules.stock_face_up:
+        kind = "stock"  # a face-down top card is just a card in the stock to the player
+    text = WHY_UNAVAILABLE.get(kind, "The {name} cannot be played now.")
+    cover = _names(refusal.cards[1:]) if kind == "covered" else ""
+    return text.format(name=card_long_name(card), cover=cover)
