@@ -38,6 +38,8 @@ from pyramid_widget.lab.fastplay import FastGame
 
 STOCK_SIZE = 24
 PASS_SLOTS = 4
+_STEPS = np.arange(1, 53, dtype=np.float32) / STOCK_SIZE
+_ALL = frozenset(range(52))
 """Passes left are one-hot over 0, 1, 2 and "3 or more" (plus a flag for unlimited)."""
 
 
@@ -76,27 +78,24 @@ class Layout:
             out = np.zeros(self.size, np.float32)
         else:
             out.fill(0.0)
-        per, idx = self.per_card, self._index
-        ones = [card * per + p for p, card in enumerate(fg.pyr) if card >= 0]
-        ones += [card * per + idx["available"] for card, _ in fg.available()]
+        idx, grid = self._index, out[: 52 * self.per_card].reshape(52, self.per_card)
+        places = [p for p, card in enumerate(fg.pyr) if card >= 0]
+        grid[[fg.pyr[p] for p in places], places] = 1.0
+        grid[[card for card, _ in fg.available()], idx["available"]] = 1.0
         for i, pile in enumerate(fg.wastes):
-            ones += [card * per + idx[f"waste {i}"] for card in pile]
-        ones += [card * per + idx[f"cell {i}"] for i, card in enumerate(fg.cells) if card >= 0]
-        ones += [card * per + idx["stock"] for card in fg.stock]
+            grid[pile, idx[f"waste {i}"]] = 1.0
+        for i, card in enumerate(fg.cells):
+            if card >= 0:
+                grid[card, idx[f"cell {i}"]] = 1.0
+        grid[fg.stock, idx["stock"]] = 1.0
         if fg.stock and self.rules.stock_face_up:
-            ones.append(fg.stock[-1] * per + idx["stock top shown"])
+            grid[fg.stock[-1], idx["stock top shown"]] = 1.0
         order = sorted((c for pile in fg.wastes for c in pile), key=fg.drawn_at.__getitem__)
-        gone = set(range(52)).difference(fg.pyr, fg.stock, order, fg.cells)
-        ones += [card * per + idx["discard"] for card in gone]
-        out[ones] = 1.0
-        column = idx["waste draw order"]
-        for rank_in_waste, card in enumerate(order):
-            out[card * per + column] = (rank_in_waste + 1) / STOCK_SIZE
+        grid[order, idx["waste draw order"]] = _STEPS[: len(order)]
+        grid[list(_ALL.difference(fg.pyr, fg.stock, order, fg.cells)), idx["discard"]] = 1.0
         known = remember and fg.pass_number > 1
         if known:
-            column = idx["stock depth"]
-            for depth, card in enumerate(reversed(fg.stock)):
-                out[card * per + column] = (depth + 1) / STOCK_SIZE
+            grid[fg.stock[::-1], idx["stock depth"]] = _STEPS[: len(fg.stock)]
         self._encode_globals(fg, out, known)
         return out
 
