@@ -50,10 +50,12 @@ Design decisions, for the record:
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+from open_spiel.python.algorithms import mcts  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from pyramid_widget.engine.cards import card_str
 from pyramid_widget.engine.deals import deal_from_number
@@ -353,6 +355,38 @@ class Observer:
             return text
         moves = [str(action_to_move(a)) for p, a in _player_actions(state)]
         return f"{text}\nmoves: {' '.join(moves) or '-'}"
+
+
+class RandomPlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """An ``MCTSBot`` evaluator that plays a uniformly random game to the end, as OpenSpiel's
+    ``RandomRolloutEvaluator(1)`` does, but on the fast engine without a trip through
+    ``pyspiel`` for every move (about four times quicker). Leaf value: 1 won, 0 otherwise.
+
+    >>> import random
+    >>> evaluator = RandomPlayoutEvaluator(random.Random(1))
+    >>> state = pyspiel.load_game("pyramid_solitaire(rules=medium,deal=7)").new_initial_state()
+    >>> [float(v) for v in evaluator.evaluate(state)], len(evaluator.prior(state)) > 1
+    ([0.0], True)
+    """
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random()
+
+    def evaluate(self, state: PyramidSolitaireState) -> Any:
+        """The result of one random playout from ``state``, as ``[value]``."""
+        core = state._core
+        if core.fg is None:
+            raise InvalidDealError("evaluate a dealt state (chance is still dealing)")
+        fg, moves, limit, choice = core.fg.copy(), core.moves, core.setup.limit, self.rng.choice
+        while fg.status == PLAYING and moves < limit:
+            fg.play(choice(fg.legal()))
+            moves += 1
+        return np.array([1.0 if fg.status == WON else 0.0])
+
+    def prior(self, state: PyramidSolitaireState) -> list[tuple[int, float]]:
+        """Equal priors over the legal actions."""
+        actions = state.legal_actions()
+        return [(a, 1.0 / len(actions)) for a in actions]
 
 
 def _player_actions(state: PyramidSolitaireState) -> list[tuple[int, int]]:

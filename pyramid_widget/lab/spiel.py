@@ -1,7 +1,11 @@
-"""An OpenSpiel-style face for researchers (duck-typed; pyspiel is not needed).
+"""The action numbering of the research faces, and a light OpenSpiel-style face on the engine.
 
-One player, perfect information once dealt; chance is only in the deal, which is fixed when
-the state is created. Actions are integers:
+:class:`PyramidGame` / :class:`PyramidState` mirror OpenSpiel's state methods on a full
+:class:`~pyramid_widget.engine.game.Game` and need no extra package. For OpenSpiel's own
+algorithms (``MCTSBot``, ``ISMCTSBot``, ``random_sim_test``) import
+:mod:`pyramid_widget.lab.openspiel`, which registers the real ``pyramid_solitaire`` game;
+for Gymnasium agents :mod:`pyramid_widget.lab.gym_env` (both need the ``research`` extra).
+All three number actions alike:
 
 ================  ==========================================
 ``a * 52 + b``    remove the pair ``a < b`` (0 .. 2703)
