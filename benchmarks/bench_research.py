@@ -1,19 +1,21 @@
-"""How far search gets from the solver's truth: OpenSpiel's ``MCTSBot`` at a few simulation
-budgets beside ``random``, ``greedy``, ``lookahead`` and ``perfect`` (the exact solver: the
-share of deals that can be won) on the same deals, with 95% Wilson intervals.
+"""How far search gets from the solver's truth: OpenSpiel's ``MCTSBot`` and ``ISMCTSBot`` at a
+few simulation budgets beside ``random``, ``greedy``, ``lookahead`` and ``perfect`` (the exact
+solver: the share of deals that can be won) on the same deals, with 95% Wilson intervals.
 
-MCTS here is OpenSpiel's own ``open_spiel.python.algorithms.mcts.MCTSBot`` (UCT constant 2,
-MCTS-Solver on) on ``pyspiel.load_game("pyramid_solitaire(rules=...,deal=N)")``, its leaves
-valued by one uniformly random playout (:class:`~pyramid_widget.lab.openspiel.RandomPlayoutEvaluator`,
-the same distribution as OpenSpiel's ``RandomRolloutEvaluator(1)``, four times quicker). It
-searches the true state, so like ``perfect`` it knows the order of the face-down stock;
-``greedy`` and ``lookahead`` know only what a player knows. ``--ismcts`` adds OpenSpiel's
-``ISMCTSBot``, which searches worlds resampled from what the player knows.
+The searches are OpenSpiel's own ``open_spiel.python.algorithms.mcts.MCTSBot`` (UCT constant
+2, MCTS-Solver on) and ``ismcts.ISMCTSBot`` (UCT constant 2) on
+``pyspiel.load_game("pyramid_solitaire(rules=...,deal=N)")``. A leaf is valued by one
+playout to the end: uniformly random
+(:class:`~pyramid_widget.lab.openspiel.RandomPlayoutEvaluator`, the distribution of
+OpenSpiel's ``RandomRolloutEvaluator(1)``, run on the fast engine) or the lab's ``greedy``
+(:class:`~pyramid_widget.lab.openspiel.GreedyPlayoutEvaluator`). ``MCTSBot`` searches the true
+state, so like ``perfect`` it knows the order of the face-down stock; ``ISMCTSBot`` searches
+stocks resampled from what the player knows, like ``greedy`` and ``lookahead``.
 
 Deals are numbers ``0 .. n-1`` (OpenSpiel's integer parameters are 32-bit).
 
-    nice .venv/bin/python benchmarks/bench_research.py [--deals 20] [--budgets 25,100,300]
-        [--rules medium,hard] [--ismcts 100]
+    nice .venv/bin/python benchmarks/bench_research.py [--deals 20] [--rules medium,hard]
+        [--players mcts-random:50,mcts-greedy:50,mcts-greedy:200,ismcts-greedy:50]
 
 Prints a Markdown table (and the load average) and writes
 ``artifacts/bench_research_<rules>.json``.
@@ -34,10 +36,11 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from pyramid_widget.lab.experiments import run_experiment
-from pyramid_widget.lab.openspiel import RandomPlayoutEvaluator
+from pyramid_widget.lab.openspiel import GreedyPlayoutEvaluator, RandomPlayoutEvaluator
 from pyramid_widget.lab.stats_ci import wilson
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+DEFAULT_PLAYERS = "mcts-random:50,mcts-greedy:50,mcts-greedy:200,ismcts-greedy:50"
 
 
 def play_bot(rules: str, deal: int, make_bot: Any) -> float:
@@ -50,35 +53,35 @@ def play_bot(rules: str, deal: int, make_bot: Any) -> float:
     return float(state.returns()[0])
 
 
-def mcts_bot(budget: int) -> Any:
-    """A factory of OpenSpiel MCTS bots with ``budget`` simulations a move."""
+EVALUATORS = {"random": RandomPlayoutEvaluator, "greedy": GreedyPlayoutEvaluator}
+
+
+def bot_factory(spec: str) -> tuple[str, Any]:
+    """The table name and bot factory of a spec like ``mcts-greedy:200`` (search ``mcts`` or
+    ``ismcts``, playouts ``random`` or ``greedy``, simulations a move)."""
+    kind, _, budget_text = spec.partition(":")
+    search, _, playout = kind.partition("-")
+    budget = int(budget_text)
+    if search not in ("mcts", "ismcts") or playout not in EVALUATORS:
+        raise SystemExit(f"bad player {spec!r}: use mcts-random:N, mcts-greedy:N, ismcts-greedy:N")
 
     def make(game: Any, deal: int) -> Any:
+        evaluator = EVALUATORS[playout](random.Random(deal))
+        if search == "ismcts":
+            return ismcts.ISMCTSBot(
+                game, evaluator, 2.0, budget, random_state=np.random.RandomState(deal)
+            )
         return mcts.MCTSBot(
             game,
             uct_c=2.0,
             max_simulations=budget,
-            evaluator=RandomPlayoutEvaluator(random.Random(deal)),
+            evaluator=evaluator,
             random_state=np.random.RandomState(deal),
             solve=True,
         )
 
-    return make
-
-
-def ismcts_bot(budget: int) -> Any:
-    """A factory of OpenSpiel IS-MCTS bots with ``budget`` simulations a move."""
-
-    def make(game: Any, deal: int) -> Any:
-        return ismcts.ISMCTSBot(
-            game,
-            RandomPlayoutEvaluator(random.Random(deal)),
-            2.0,
-            budget,
-            random_state=np.random.RandomState(deal),
-        )
-
-    return make
+    label = "IS-MCTS" if search == "ismcts" else "MCTS"
+    return f"{label} {budget}, {playout} playouts", make
 
 
 def row(
@@ -99,9 +102,7 @@ def row(
     }
 
 
-def measure(
-    rules: str, deals: int, budgets: list[int], ismcts_budgets: list[int]
-) -> list[dict[str, Any]]:
+def measure(rules: str, deals: int, players: list[str]) -> list[dict[str, Any]]:
     """Every player's row under ``rules`` over deals ``0 .. deals-1``."""
     rows = []
     for strategy in ("random", "greedy", "lookahead", "perfect"):
@@ -118,9 +119,7 @@ def measure(
         summary = results.summary()[0]
         seconds = time.perf_counter() - start
         rows.append(row(rules, strategy, summary.won, summary.games, seconds, summary.unknown))
-    bots = [(f"MCTS {b}", mcts_bot(b)) for b in budgets]
-    bots += [(f"IS-MCTS {b}", ismcts_bot(b)) for b in ismcts_budgets]
-    for name, make in bots:
+    for name, make in (bot_factory(spec) for spec in players):
         start = time.perf_counter()
         wins = sum(int(play_bot(rules, deal, make)) for deal in range(deals))
         rows.append(row(rules, name, wins, deals, time.perf_counter() - start))
@@ -147,16 +146,14 @@ def table(rows: list[dict[str, Any]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--budgets", default="25,100,300")
+    parser.add_argument("--players", default=DEFAULT_PLAYERS)
     parser.add_argument("--rules", default="medium,hard")
-    parser.add_argument("--ismcts", default="", help="IS-MCTS budgets, e.g. 100")
     args = parser.parse_args()
-    budgets = [int(b) for b in args.budgets.split(",") if b]
-    ismcts_budgets = [int(b) for b in args.ismcts.split(",") if b]
+    players = [p for p in args.players.split(",") if p]
     started = time.perf_counter()
     rows = []
     for rules in args.rules.split(","):
-        rows += measure(rules, args.deals, budgets, ismcts_budgets)
+        rows += measure(rules, args.deals, players)
     load = os.getloadavg()
     text = table(rows)
     print(text)

@@ -70,7 +70,7 @@ from pyramid_widget.lab.spiel import (
     fast_move_to_action,
     max_game_length,
 )
-from pyramid_widget.lab.strategies import DEFAULT_MAX_MOVES
+from pyramid_widget.lab.strategies import DEFAULT_MAX_MOVES, GREEDY
 
 SHORT_NAME = "pyramid_solitaire"
 MAX_DEAL = 2**31 - 1
@@ -387,6 +387,22 @@ class RandomPlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         """Equal priors over the legal actions."""
         actions = state.legal_actions()
         return [(a, 1.0 / len(actions)) for a in actions]
+
+
+class GreedyPlayoutEvaluator(RandomPlayoutEvaluator):
+    """An ``MCTSBot`` evaluator that finishes the game with the lab's ``greedy`` strategy
+    (heavy playouts: random playouts almost never win a Pyramid game, greedy ones often do).
+    Leaf value: 1 won, 0 otherwise.
+    """
+
+    def evaluate(self, state: PyramidSolitaireState) -> Any:
+        """The result of the greedy playout from ``state``, as ``[value]``."""
+        core = state._core
+        if core.fg is None:
+            raise InvalidDealError("evaluate a dealt state (chance is still dealing)")
+        fg = core.fg.copy()
+        GREEDY.playout(fg, self.rng, core.setup.limit - core.moves)
+        return np.array([1.0 if fg.status == WON else 0.0])
 
 
 def _player_actions(state: PyramidSolitaireState) -> list[tuple[int, int]]:
