@@ -14,10 +14,15 @@ import pytest
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import PRESETS, get_rules
-from pyramid_widget.errors import IllegalMoveError, InvalidDealError, InvalidMoveError
-from pyramid_widget.errors import InvalidRulesError
+from pyramid_widget.errors import (
+    IllegalMoveError,
+    InvalidDealError,
+    InvalidMoveError,
+    InvalidRulesError,
+)
 from pyramid_widget.lab.observation import Layout
 from pyramid_widget.lab.spiel import DRAW_ACTION, PyramidGame, action_to_move
+from pyramid_widget.lab.strategies import play_game
 
 
 def _need(name: str) -> ModuleType:
@@ -38,7 +43,9 @@ openspiel = _need("pyramid_widget.lab.openspiel")
 
 
 def dealt(rules: str, deal: int) -> object:
-    return pyspiel.load_game("pyramid_solitaire", {"rules": rules, "deal": deal}).new_initial_state()
+    return pyspiel.load_game(
+        "pyramid_solitaire", {"rules": rules, "deal": deal}
+    ).new_initial_state()
 
 
 @pytest.mark.parametrize("rules", list(PRESETS))
@@ -172,3 +179,18 @@ def test_clone_is_independent_and_the_move_limit_ends_a_game() -> None:
     for _ in range(3):
         state.apply_action(DRAW_ACTION)
     assert state.is_terminal() and state.returns() == [0.0] and state.legal_actions() == []
+
+
+def test_playout_evaluators_value_a_leaf_by_playing_it_out() -> None:
+    won = next(d for d in range(200) if play_game("greedy", "medium", d).won)
+    lost = next(d for d in range(200) if not play_game("greedy", "medium", d).won)
+    greedy = openspiel.GreedyPlayoutEvaluator(random.Random(0))
+    assert list(greedy.evaluate(dealt("medium", won))) == [1.0]
+    assert list(greedy.evaluate(dealt("medium", lost))) == [0.0]
+    uniform = openspiel.RandomPlayoutEvaluator(random.Random(0))
+    values = {float(uniform.evaluate(dealt("easy", won))[0]) for _ in range(30)}
+    assert values <= {0.0, 1.0}
+    state = dealt("medium", won)
+    assert sum(p for _, p in uniform.prior(state)) == pytest.approx(1.0)
+    with pytest.raises(InvalidDealError):
+        greedy.evaluate(pyspiel.load_game("pyramid_solitaire").new_initial_state())
