@@ -16,8 +16,8 @@ from pyramid_widget import (
     Status,
     parse_card,
 )
-from pyramid_widget.engine.gamefile import GameFileError
 from pyramid_widget.engine.hints import hint
+from pyramid_widget.errors import GameFileError
 from pyramid_widget.lab.spiel import DRAW_ACTION, PyramidGame, action_to_move, move_to_action
 from tests.support.engine import bottom, game
 
