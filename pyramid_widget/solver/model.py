@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyramid_widget.engine.cards import KING, Card, make_card, rank
-from pyramid_widget.engine.layout import BLOCKERS_MASK, COVERED_BY_MASK, SIZE
+from pyramid_widget.engine.layout import COVERED_BY, COVERED_BY_MASK, SIZE
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Position
 from pyramid_widget.engine.rules import RuleSet
@@ -60,11 +60,44 @@ Successors = list[tuple[CompactMove, State]]
 
 PYRAMID_ALL = (1 << SIZE) - 1
 
-RELATED = tuple(
-    BLOCKERS_MASK[p] | sum(1 << q for q in range(SIZE) if BLOCKERS_MASK[q] >> p & 1)
-    for p in range(SIZE)
-)
-"""``RELATED[p]``: the positions that cover ``p`` or that ``p`` covers, directly or not."""
+
+def covering_chains(pyramid: int) -> list[int]:
+    """Per pyramid slot ``p`` of the mask ``pyramid``, the slots of ``pyramid`` that cover
+    ``p`` through a chain of cards all in ``pyramid``: ``q`` covers ``p`` directly, or
+    covers a card of ``pyramid`` that does, and so on (``0`` for a slot not in ``pyramid``).
+
+    This, not the full geometry (:data:`~pyramid_widget.engine.layout.BLOCKERS_MASK`), is
+    what keeps two cards apart: while the lowest card of such a chain is on the board, the
+    card it covers directly cannot be removed or moved, and so on up, so ``p`` stays covered.
+    With an empty slot on every line between them, a card and one below it may both be
+    available (issue 14). For a deal, and any position reached from one without a free
+    cell, the pyramid has no such gaps and this is ``BLOCKERS_MASK[p]`` among the cards left.
+
+    >>> chains = covering_chains(1 << 0 | 1 << 27)  # the apex and the bottom right corner
+    >>> chains[0], chains[27]
+    (0, 0)
+    >>> chains = covering_chains(1 << 0 | 1 << 2 | 1 << 5)  # apex, 2 below it, 5 below 2
+    >>> bin(chains[0]), bin(chains[2])
+    ('0b100100', '0b100000')
+    """
+    out = [0] * SIZE
+    for p in range(SIZE - 1, -1, -1):
+        if pyramid >> p & 1:
+            mask = 0
+            for q in COVERED_BY[p]:
+                if pyramid >> q & 1:
+                    mask |= 1 << q | out[q]
+            out[p] = mask
+    return out
+
+
+def related_slots(chains: Sequence[int]) -> list[int]:
+    """Per slot, the slots that cover it or that it covers in :func:`covering_chains`."""
+    out = list(chains)
+    for q, mask in enumerate(chains):
+        for p in slots_of(mask):
+            out[p] |= 1 << q
+    return out
 
 
 @dataclass
@@ -99,6 +132,13 @@ class Model:
     """Answers of :func:`pyramid_widget.solver.prune.dig.dig_dead` per rank class."""
     inert_cache: dict[int, int] = field(default_factory=dict)
     """Deck cards with no partner left, per rank class (:mod:`pyramid_widget.solver.prune.dig`)."""
+    chains: list[int] = field(default_factory=list)
+    """``chains[slot]``: the pyramid cards of the root that cover the slot's card through
+    cards of the root (:func:`covering_chains`): while one of them is in the pyramid, the
+    slot's card is not available. Empty slots and cards in a cell cover nothing."""
+    related: list[int] = field(default_factory=list)
+    """``related[slot]``: the pyramid cards of the root that cover the slot's card or that it
+    covers, in the sense of :attr:`chains` (:func:`related_slots`)."""
 
     # -- construction -------------------------------------------------------------------
 
@@ -164,6 +204,8 @@ class Model:
         self.partners = [
             pair_ranks[rank(c)] & ~(1 << s) if c >= 0 else 0 for s, c in enumerate(cards)
         ]
+        self.chains = covering_chains(self.root[0] & PYRAMID_ALL)
+        self.related = related_slots(self.chains)
         self.kings = self.rank_masks[KING]
         lone = self.kings if rules.kings_alone else 0
         must = PYRAMID_ALL if rules.win == "pyramid" else (1 << n) - 1
@@ -321,10 +363,13 @@ class Switches:
 def needs_mask(model: Model, slot: int, *, cell: bool | None = None) -> int:
     """The partner slots that could ever be removed together with ``slot``'s card.
 
-    Soundness: without a free cell a pyramid card and a card it covers (directly or not) can
-    never both be available, because a covered card becomes available only after every card
-    covering it has left the board, and a pyramid card leaves only by being removed. So such
-    partners are no use. Zones the rule set never pairs are no use either. With a free cell
+    Soundness: without a free cell a pyramid card and a card it covers through a chain of
+    cards in the pyramid (:attr:`Model.chains`, taken at the root) can never both be
+    available: the card of the chain just above the lower one is covered while that one is
+    in the pyramid, so it stays (a pyramid card leaves only by being removed, and only when
+    uncovered), and so on up the chain. So such partners are no use. The chain must be made
+    of cards: with an empty slot on every line between two cards both may be available
+    (issue 14, where the full geometry was used and a winnable position was called lost). Zones the rule set never pairs are no use either. With a free cell
     a card can step out of the pyramid, so every partner counts.
     """
     rules, cards = model.rules, model.cards
@@ -336,7 +381,7 @@ def needs_mask(model: Model, slot: int, *, cell: bool | None = None) -> int:
     if slot < SIZE:
         keep = deck if {"pyramid+stock", "pyramid+waste"} & zones else 0
         if "pyramid+pyramid" in zones:
-            keep |= PYRAMID_ALL & ~RELATED[slot]
+            keep |= PYRAMID_ALL & ~model.related[slot]
         return partners & keep
     keep = PYRAMID_ALL if {"pyramid+stock", "pyramid+waste"} & zones else 0
     if {"stock+waste", "waste+waste"} & zones:

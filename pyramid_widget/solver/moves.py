@@ -66,6 +66,11 @@ def expand(model: Model, state: State) -> Successors:
     removed_flag = 1 if sw.stall else 0
 
     king = (unc & sw.forced) | (avail & ~unc & sw.forced_out)
+    if king & ~unc & ~cells and sw.draw > 1:
+        # dealing several cards a draw: taking a waste or stock King away early would change
+        # how later draws group the cards (after a redeal, or from the stock now), so a
+        # waste King is forced only on the last pass and a stock King never (kings-first)
+        king &= unc | cells | (wtops if sw.passes is not None and pno >= sw.passes else 0)
     if king:
         low = king & -king
         nxt = _remove(model, sw, state, low, removed_flag)

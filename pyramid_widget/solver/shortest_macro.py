@@ -24,7 +24,6 @@ from operator import itemgetter
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.macro import (
-    Candidate,
     MacroMove,
     _macro_move,
     buried,
@@ -123,11 +122,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             near, far = hi, hi  # the last stop allowed in this pass and in the next
             if kings:
                 near, far = _king_barriers(kings, lo, hi)
-            if near == lo and kings >> lo & 1:
-                moves: list[Candidate] = [(1 << lo, lo, 0)]
-            else:
-                moves = candidates(model, state)
-            for bits, at, crossed in moves:
+            for bits, at, crossed in candidates(model, state):
                 if at > (far if crossed else near):
                     continue
                 if crossed:
@@ -210,10 +205,12 @@ def _king_barriers(kings: int, lo: int, hi: int) -> tuple[int, int]:
     moves with ``K`` (draws in later passes, its removal): ``K`` pairs with nothing, so no
     move of the line needed it, and with it gone the waste shows the card under it, which
     only adds moves. That line is no longer and draws one King fewer; repeating, some
-    shortest line never draws a King. For the same reason a King that is the stock top
-    now is removed at once (a removal at this stop commutes with it), which the search
-    makes the only move there. Not used under the stall rule, where moving a King's
-    removal to an earlier pass could leave a later pass without a removal.
+    shortest line never draws a King. So while a King is the stock top only the removals
+    at this stop are tried (the King's among them): a line that wins without drawing it
+    needs no King removal at all, and removing a King that is the stock top at once is not
+    the only move, as it once was (a pyramid-only win may leave it in the stock; issue 14).
+    Not used under the stall rule, where moving a King's removal to an earlier pass could
+    leave a later pass without a removal.
 
     >>> _king_barriers(1 << 40 | 1 << 30, 35, 52)  # a King ahead at 40, one in the waste
     (40, -1)

@@ -14,7 +14,7 @@ import heapq
 from collections.abc import Callable
 
 from pyramid_widget.engine.moves import Move
-from pyramid_widget.solver.model import CELL, PYRAMID_ALL, RELATED, Model, State, matched
+from pyramid_widget.solver.model import CELL, PYRAMID_ALL, Model, State, matched
 from pyramid_widget.solver.search import (
     CHECK_EVERY,
     Budget,
@@ -189,7 +189,9 @@ def pyramid_moves(model: Model, state: State, cache: dict[tuple[int, int], int])
     moves (neither covers the other, or one is in the cell already); Kings one each.
 
     Argument. Each of these cards leaves in a removal. A removal taking two of them is a
-    pair of the class; if one covers the other and neither is in the cell yet, one of them
+    pair of the class; if one covers the other through a chain of cards
+    (:attr:`Model.related <pyramid_widget.solver.model.Model.related>`: the cards between
+    them stay while the lower one is in the pyramid) and neither is in the cell yet, one of them
     must first move to the cell, a move of its own, which no other pair can share. So the
     moves that take the class away number at least its cards minus the pairs that need no
     such move, and those pairs form a matching of the graph above: at most ``M``. Moves
@@ -211,7 +213,7 @@ def pyramid_moves(model: Model, state: State, cache: dict[tuple[int, int], int])
     sw, masks = model.sw, model.rank_masks
     both = placed | parked
     edges = [0] * PYRAMID_ALL.bit_length()
-    partners = model.partners
+    partners, related = model.partners, model.related
     rest = both & ~masks[13]
     while rest:
         low = rest & -rest
@@ -221,7 +223,7 @@ def pyramid_moves(model: Model, state: State, cache: dict[tuple[int, int], int])
         if low & parked:
             edges[q] = mates & ((placed if sw.cp else 0) | (parked if sw.cc else 0))
         else:
-            free = (placed & ~RELATED[q] if sw.pp else 0) | (parked if sw.cp else 0)
+            free = (placed & ~related[q] if sw.pp else 0) | (parked if sw.cp else 0)
             edges[q] = mates & free
     total = (both & masks[13]).bit_count()
     for r in range(1, 7):

@@ -89,7 +89,6 @@ True
 
 from __future__ import annotations
 
-from pyramid_widget.engine.layout import BLOCKERS_MASK
 from pyramid_widget.solver.model import (
     CELL,
     DRAW,
@@ -140,6 +139,7 @@ class PileCheck:
         ranks whose cards have no partner left when no card of the other rank is live."""
         self.uncovered_cache: dict[int, int] = {}
         self.one_cell = rules.cells == 1
+        self.cell_count = rules.cells
         self.stock_cols: dict[int, tuple[int, ...]] = {}
         """Cache of :meth:`_columns`: the pile each stock card will land on, per stock."""
 
@@ -217,11 +217,12 @@ class PileCheck:
         """Whether no win can be reached from ``state`` (proved by the tests above)."""
         board, _, _, cells, _, _ = state
         alive = board | cells
-        usable = self.cell_rules and self._cell_usable(cells, alive)
+        stuck = self._stuck_in_cells(cells, alive)
+        usable = self.cell_rules and self._cell_usable(cells, stuck)
         needs = self.loose if usable else self.strict
         cols = self._columns(state)
         waste = _union(state[2]) if cols else 0
-        gone = self._buried(cols, waste, cells & alive, alive, usable)
+        gone = self._buried(cols, waste, stuck, alive, usable)
         if gone < 0:
             return True
         live = alive & ~gone
@@ -230,7 +231,7 @@ class PileCheck:
             return True
         # with a usable cell the free-stock game already pairs every card that must go
         # with its own partner (tests 1), unless it gave up
-        relaxed = usable and self.free.spent <= LIMIT
+        relaxed = usable and self.one_cell and self.free.spent <= LIMIT
         if (
             (gone or self.cell_rules)
             and not relaxed
@@ -243,7 +244,7 @@ class PileCheck:
         """Test 7: whether the forced order of removals has a cycle, or leaves some card
         only partners that must all go before it (every live card must go, no cell, last
         pass)."""
-        above = _above(cols, waste, live)
+        above = _above(self.model.chains, cols, waste, live)
         strict, lone = self.strict, self.lone
         before: dict[int, int] = {}
         options: dict[int, int] = {}
@@ -286,19 +287,31 @@ class PileCheck:
             return False
         return not self.sum13 or _counts_ok(self.model.rank_masks, want, needs, live, not usable)
 
-    def _cell_usable(self, cells: int, alive: int) -> bool:
-        """The cell is usable unless it holds a card that can never be removed."""
-        if not cells:
-            return True
-        card = cells.bit_length() - 1
-        return bool(self.lone >> card & 1 or self.loose[card] & alive & ~cells)
+    def _stuck_in_cells(self, cells: int, alive: int) -> int:
+        """The cards in the cells that can never leave them (test 2): no King that goes
+        alone, and no partner left in play (a card leaves a cell only by removal)."""
+        stuck = 0
+        rest = cells & ~self.lone
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not self.loose[low.bit_length() - 1] & alive:
+                stuck |= low
+        return stuck
+
+    def _cell_usable(self, cells: int, stuck: int) -> bool:
+        """A card may still step into a cell some time: unless every cell holds a card that
+        can never leave it (``stuck``, from :meth:`_stuck_in_cells`). (With several cells
+        this once looked at one cell card only, and called a position lost when another
+        cell was empty: issue 14.)"""
+        return cells.bit_count() < self.cell_count or stuck != cells
 
     def _buried(self, cols: list[int], waste: int, stuck: int, alive: int, usable: bool) -> int:
         """The cards that can never be available again, on the last pass: without a usable
         cell, a pile card that can never be removed and every card under it (test 4); with
         one, everything from the *second* such card of a pile down (test 5). ``-1`` when a
         card that must go is among them."""
-        gone = 0 if usable else stuck  # a stuck cell card
+        gone = stuck  # cards in a cell for good (with one cell: only when it is not usable)
         if not cols:
             return gone
         if usable and self.sum13:
@@ -323,7 +336,7 @@ class PileCheck:
         cards of such ranks; in each pile every stock one counts as gone, and everything
         from the second waste one down stays."""
         gone = 0
-        lone = self.lone
+        lone, cells = self.lone, self.cell_count
         while True:
             live = alive & ~gone
             lonely = 0
@@ -340,8 +353,9 @@ class PileCheck:
                     continue
                 more |= stuck & ~waste
                 low = stuck & waste
-                if low.bit_count() >= 2:
-                    low ^= 1 << (low.bit_length() - 1)  # the first may step into the cell
+                if low.bit_count() > cells:
+                    for _ in range(cells):  # the first ones may step into the cells
+                        low ^= 1 << (low.bit_length() - 1)
                     more |= col & live & ((1 << low.bit_length()) - 1)
             if more == gone:
                 break
@@ -357,7 +371,7 @@ class PileCheck:
         go before it is drawn. It is nobody's partner either, so it counts as gone."""
         needs, lone = (self.loose, self.lone) if usable else (self.strict, self.lone)
         rest = col & live
-        escaped = not usable
+        escapes = self.cell_count if usable else 0  # such cards that may still leave
         out = 0
         while rest:
             top = rest.bit_length() - 1
@@ -365,10 +379,10 @@ class PileCheck:
             if not lone & bit and not needs[top] & live & ~(0 if usable else col):
                 if not waste & bit:
                     out |= bit
-                elif escaped:
+                elif not escapes:
                     return out | rest  # never removed: it and everything under it stay
                 else:
-                    escaped = True  # the first such card may still step into the cell
+                    escapes -= 1  # the first ones may still step into the cells
             rest ^= bit
         return out
 
@@ -396,6 +410,8 @@ class PileCheck:
         if not pyr & self.required:
             return True
         parked = cells & live  # a stuck cell card is gone: the cell is then blocked
+        if parked.bit_count() > 1 or (usable and not self.one_cell):
+            return True  # the free-stock game has one cell (test 6's precondition)
         free = self.free
         if free.spent > LIMIT:
             return True  # the free-stock game gave up: it prunes nothing
@@ -444,8 +460,9 @@ def _union(piles: tuple[int, ...]) -> int:
     return out
 
 
-def _above(cols: list[int], waste: int, live: int) -> dict[int, int]:
-    """Per live slot, the live cards covering it now: pyramid covering, and on a waste pile
+def _above(chains: list[int], cols: list[int], waste: int, live: int) -> dict[int, int]:
+    """Per live slot, the live cards covering it now: pyramid covering through a chain of
+    cards (:attr:`Model.chains <pyramid_widget.solver.model.Model.chains>`), and on a waste pile
     the cards higher up (a stock card covers nothing yet: what it will land on may go
     first; ``cols`` as :meth:`PileCheck._columns`)."""
     above: dict[int, int] = {}
@@ -454,7 +471,7 @@ def _above(cols: list[int], waste: int, live: int) -> dict[int, int]:
         low = rest & -rest
         rest ^= low
         slot = low.bit_length() - 1
-        above[slot] = BLOCKERS_MASK[slot] & live
+        above[slot] = chains[slot] & live
     for col in cols:
         rest = col & live & waste
         while rest:

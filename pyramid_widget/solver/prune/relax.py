@@ -62,7 +62,8 @@ class FreeStock:
     never leave), or the slot of the card parked there. An uncovered pyramid card may go
     alone (a King, where Kings go alone), pair with an uncovered pyramid card, with a free
     deck card of a partner rank, or with the parked card, or step into the empty cell; the
-    parked card may pair with a free deck card. The pyramid is cleared when it is empty and
+    parked card may pair with a free deck card, or leave alone if it is a King that goes
+    alone. The pyramid is cleared when it is empty and
     no pyramid card is parked.
 
     Soundness with a cell: follow a real winning line and keep the relaxed cell equal to the
@@ -139,8 +140,14 @@ class FreeStock:
         return result
 
     def _try_cell(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
-        """Moves of the parked card with a deck card."""
-        if cell < 0 or not self.cd:
+        """Moves of the parked card: alone (a King, where Kings go alone) or with a deck
+        card. (A King parked in the cell once could not leave it here, so a position with
+        one was called lost: issue 14.)"""
+        if cell < 0:
+            return False
+        if self.kings_alone and self.ranks[cell] == KING:
+            return self._clear(pyr, left, EMPTY)
+        if not self.cd:
             return False
         for r2 in self.mates[self.ranks[cell]]:
             if left[r2] and self._clear(pyr, _less(left, r2), EMPTY):
