@@ -26,6 +26,7 @@ from pyramid_widget.engine.deals import deal_from_number, format_deal, parse_dea
 from pyramid_widget.engine.game import Game, LegalMoves
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Location, Status, Zone
+from pyramid_widget.engine.record import GameRecord, StartPosition
 from pyramid_widget.engine.rules import PRESETS, RuleSet, Scoring, get_rules
 from pyramid_widget.errors import (
     IllegalMoveError,
@@ -34,6 +35,7 @@ from pyramid_widget.errors import (
     InvalidMoveError,
     InvalidRulesError,
     PyramidError,
+    Refusal,
 )
 
 __version__ = "0.1.0"
@@ -78,6 +80,7 @@ __all__ = [
     "SUITS",
     "Card",
     "Game",
+    "GameRecord",
     "IllegalMoveError",
     "InvalidCardError",
     "InvalidDealError",
@@ -91,8 +94,10 @@ __all__ = [
     "PyramidError",
     "PyramidWidget",
     "Records",
+    "Refusal",
     "RuleSet",
     "Scoring",
+    "StartPosition",
     "Status",
     "Zone",
     "__version__",

@@ -1,4 +1,4 @@
-"""Lessons as data: the five built-in lessons of RULES.md section 4, and what a teacher needs
+"""Lessons as data: the five built-in lessons of docs/RULES.md section 5, and what a teacher needs
 to write another one (:class:`Lesson`, :class:`Step`, :func:`at` and the goals).
 
 A step is one small teaching moment on the real board: a hand-made position (only the cards
@@ -57,7 +57,7 @@ __all__ = [
     "removed",
 ]
 
-# -- the five built-in lessons (RULES.md section 4) -------------------------------------------
+# -- the five built-in lessons (docs/RULES.md section 5) -------------------------------------------
 
 _COVER = "A pyramid card is available only when both cards below it (in the next row) are gone."
 
@@ -437,5 +437,5 @@ REDEALS = Lesson(
     ],
 )
 
-#: The five built-in lessons of RULES.md section 4, in order.
+#: The five built-in lessons of docs/RULES.md section 5, in order.
 LESSONS: tuple[Lesson, ...] = (PAIRS_TO_13, KINGS, COVERED_CARDS, THE_WASTE, REDEALS)
