@@ -1,4 +1,4 @@
-"""Rule sets as data: a frozen :class:`RuleSet` and the named presets of RULES.md.
+"""Rule sets as data: a frozen :class:`RuleSet` and the named presets of docs/RULES.md.
 
 A rule set says how cards pair, which cards are available, how the stock is dealt and
 recycled, when the game is won or lost, how deep undo goes and how a game is scored. The
@@ -14,7 +14,7 @@ Traceback (most recent call last):
 ...
 pyramid_widget.errors.InvalidRulesError: rule set 'broken': waste_piles must be at least 1, got 0
 
-Decisions where RULES.md is silent (also in the README's rules section):
+Decisions where docs/RULES.md is silent (also in the README's rules section):
 
 - A draw deals ``draw_count`` cards, the i-th onto waste pile ``i % waste_piles`` (so the
   three-pile presets deal one card onto each pile, and a one-pile "draw three" set stacks
@@ -415,7 +415,7 @@ EGYPT = RuleSet(
 PRESETS: dict[str, RuleSet] = {
     r.name: r for r in (EASY, MEDIUM, HARD, RELAXED, APOPHIS, CHEOPS, EGYPT)
 }
-"""The named rule sets of RULES.md, by name."""
+"""The named rule sets of docs/RULES.md, by name."""
 
 
 def get_rules(rules: str | RuleSet | Mapping[str, Any]) -> RuleSet:

@@ -1,4 +1,4 @@
-"""RULES.md section 1, common ground: one test per rule statement, for every rule set."""
+"""docs/RULES.md section 1, common ground: one test per rule statement, for every rule set."""
 
 from __future__ import annotations
 

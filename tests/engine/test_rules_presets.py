@@ -1,4 +1,4 @@
-"""RULES.md section 2 and 3: the statements of each rule set, one test each."""
+"""docs/RULES.md section 2 and 3: the statements of each rule set, one test each."""
 
 from __future__ import annotations
 
