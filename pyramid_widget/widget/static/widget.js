@@ -6,6 +6,13 @@
 // anywidget sends this file's text and imports it from a blob: URL (loadEsm in anywidget's
 // frontend), so relative imports of sibling files cannot resolve; splitting it would need a
 // bundler. Everything (card faces included) lives here.
+//
+// Text from Python (rule names and descriptions, messages, deal labels, banners, stats, the
+// indicator, card labels) reaches the DOM only as text: textContent, text nodes and attribute
+// values, through h() below. Never innerHTML, insertAdjacentHTML or outerHTML with a trait's
+// value: a rule set or a saved game may be named "<img src=x onerror=...>". The one innerHTML
+// in this file is a card face (faceSVG), markup built from the fixed tables here; a card's
+// rank and suit are checked against those tables first, so no trait text gets into it.
 
 const RANKS = { 1: "A", 10: "10", 11: "J", 12: "Q", 13: "K" };
 const RED = new Set(["H", "D"]);
@@ -67,8 +74,15 @@ function pip(suit, cx, cy, size, flip = false) {
   return `<g transform="${rot} translate(${cx - size / 2} ${cy - size / 2}) scale(${k})">${SUIT_SHAPES[suit]}</g>`;
 }
 
-/** Return the inline SVG of a card face (viewBox 100 x 140). */
+/** Whether (rank, suit) is a real card of the fixed tables above (a rank 1..13, a suit letter). */
+function isCard(rank, suit) {
+  return Number.isInteger(rank) && rank >= 1 && rank <= 13 && Object.hasOwn(SUIT_SHAPES, suit);
+}
+
+/** Return the inline SVG of a card face (viewBox 100 x 140), built from fixed data only:
+ * anything but a real rank and suit gives an empty face, so no outside text enters the markup. */
 export function faceSVG(rank, suit) {
+  if (!isCard(rank, suit)) return '<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false"></svg>';
   const r = RANKS[rank] || String(rank);
   const fs = r.length > 1 ? 17 : 21;
   const corner = `<text x="12" y="22" font-size="${fs}" text-anchor="middle" class="pyr-idx">${r}</text>${pip(suit, 12, 35, 13)}`;
@@ -372,7 +386,7 @@ class PyramidView {
   makeCard(c) {
     const node = h("div.pyr-card", { role: "button", tabindex: "0", "data-id": c.id });
     node.classList.add(RED.has(c.suit) ? "is-red" : "is-black");
-    node.innerHTML = faceSVG(c.rank, c.suit);
+    node.innerHTML = faceSVG(c.rank, c.suit); // fixed markup only (see faceSVG)
     return node;
   }
 
@@ -402,14 +416,17 @@ class PyramidView {
     // Compact (hand-made positions): no deal label, time or score; redeals left only if limited.
     const full = !this.compact;
     const where = [full ? deal : "", round].filter(Boolean).join(" · ");
-    const stat = (label, cls, value) => `<span class="pyr-stat">${label} <b class="${cls}">${value}</b></span>`;
+    // Built as elements with text (never markup): the rule set's name comes from Python.
+    const stat = (label, cls, value) => h("span.pyr-stat", {}, `${label} `, h(`b.${cls}`, { text: String(value) }));
     this.syncedAt = performance.now();
-    this.status.innerHTML = `<span class="pyr-rules">${rules}</span>` +
-      (where ? ` <span class="pyr-deal">${where}</span>` : "") +
-      (full ? stat("Time", "pyr-time", "") : "") +
-      stat("Moves", "pyr-moves", this.model.get("moves") ?? 0) +
-      (full ? stat("Score", "pyr-score", this.model.get("score") ?? 0) : "") +
-      (full || limited ? stat("Redeals left", "pyr-passes-left", limited ? b.passes_left : "∞") : "");
+    const description = (b.rules && b.rules.description) || null;
+    this.status.replaceChildren(
+      h("span.pyr-rules", { text: String(rules), title: description && String(description) }),
+      ...(where ? [" ", h("span.pyr-deal", { text: where })] : []),
+      ...(full ? [stat("Time", "pyr-time", "")] : []),
+      stat("Moves", "pyr-moves", this.model.get("moves") ?? 0),
+      ...(full ? [stat("Score", "pyr-score", this.model.get("score") ?? 0)] : []),
+      ...(full || limited ? [stat("Redeals left", "pyr-passes-left", limited ? b.passes_left : "∞")] : []));
     const truth = this.model.get("truth") || {};
     if (truth.on) {
       const words = { winnable: "Winnable", unwinnable: "Not winnable", thinking: "Thinking…", unknown: "Can't tell" };
