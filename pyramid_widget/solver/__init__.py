@@ -17,60 +17,28 @@ with the fewest moves (draws and redeals count as moves) and says so.
 >>> game.status.value
 'won'
 
-How it works (details in :mod:`pyramid_widget.solver.model`, ``solver_moves`` and
-``solver_search``): the position is compiled into a few integers (bit masks of card
-*slots*, a stock index, the pass number), whose tuple is the canonical key of the position
-in a transposition table. Decision mode is a depth-first search that expands each key once;
-shortest mode first decides (so an unwinnable deal is proved by the fast search) and then
-runs A* with an admissible bound, capped by the length of the line already found.
+How it works: the position is compiled into a few integers (bit masks of card *slots*, a
+stock index, the pass number; :mod:`pyramid_widget.solver.model`), whose tuple is the
+canonical key of the position in a transposition table. The design is two by two
+(:mod:`pyramid_widget.solver.search` has what the four share):
 
-Sound prunings, with the argument for each (the tests check them against a plain search):
+================ ========================================== ==========================================
+                 move by move (:mod:`~.moves`)              removal to removal (:mod:`~.macro`)
+================ ========================================== ==========================================
+decide           :mod:`pyramid_widget.solver.decide_moves`  :mod:`pyramid_widget.solver.decide_macro`
+shortest         :mod:`pyramid_widget.solver.shortest_moves` :mod:`pyramid_widget.solver.shortest_macro`
+================ ========================================== ==========================================
 
-1. **A King is removed at once.** Where Kings go alone, a King pairs with nothing (no value
-   adds to 13 with 13), so taking it away never removes a partner another card needs; it only
-   makes cards available earlier (the card under it in the pyramid or waste). Any winning line
-   stays playable after the King is gone sooner, with its own King removal dropped (and, if
-   the King was the stock top, its draw dropped), so it is no longer either. Hence the
-   generator offers only the King removal, and shortest lines stay shortest.
-2. **Cards that can never meet a partner.** Without a free cell, a pyramid card and a card
-   it covers (directly or through others) are never available together: the lower card must
-   leave the board, and only removal takes a pyramid card away, before the upper one is
-   uncovered. Zones the rule set never pairs are ignored too. If a card that must still be
-   removed (every pyramid card; every card when all 52 must go; Kings that go alone aside) has
-   no partner left in play that it could meet, the position is lost. With a free cell a card
-   can step out of the pyramid, so every partner counts.
-3. **Counting (Hall's condition).** The pairs of a winning line are disjoint, so the cards
-   that must go each need a partner of their own that they could meet (a matching). Under
-   sum-13 pairing this is checked per rank class {r, 13 - r}; under adjacent ranks
-   (``cheops``) over all cards at once (:func:`pyramid_widget.solver.model.own_partners`).
-4. **Free stock.** If the pyramid cannot be cleared even when every stock and waste card
-   may be played at any time, it cannot be cleared at all
-   (:mod:`pyramid_widget.solver.prune.relax`, with the argument for taking a card of a saturated
-   rank class at once); checked before the search under sum-13 pairing, and at every
-   position where the stock comes round again or there are several piles or a cell.
-5. **Last pass burial.** With no redeal left, a waste card with no partner left stays for
-   good, so the cards under it are inert: the search forgets them, and a pyramid card whose
-   only partners lie there is lost (:func:`pyramid_widget.solver.macro.buried_under`).
-6. **Repeated positions** are searched once (transposition table), so unlimited passes
-   cannot loop, and a pass that removed nothing leads back to a position already searched.
-7. **No drawing past a removal that must come** (one pile): a King that goes alone, or a
-   card whose one partner left is available with it, is removed as soon as both are there;
-   a line that draws past it can remove it earlier instead and stays legal and no longer
-   (:func:`pyramid_widget.solver.macro.candidates`).
-8. **Digging** (one pile, last pass, sum 13): the waste cards a winning line removes are a
-   prefix of today's waste from the top, so for some depth the pyramid cards and that prefix
-   must all be matched, class by class (:mod:`pyramid_widget.solver.prune.dig`).
-9. **Several piles and the cell** have their own tests: burial per pile, a stuck cell, the
-   free stock with a cell, a forced order when all 52 must go, forced pairs, and a cell
-   move taken only with a next move that uses what it freed
-   (:mod:`pyramid_widget.solver.prune.piles`).
-10. **Shortest mode keeps a shortest line**: besides the rules above that never lengthen a
-    line (1, 7, the forced pairs and cell moves of 9), a King on the stock top is removed,
-    never drawn, where the stock top is available and there is no stall rule (drawing it
-    costs the same move and only covers the waste; :mod:`pyramid_widget.solver.shortest_macro`).
-    Both A* searches re-open a position reached again more cheaply, so their bounds need
-    only be admissible (:mod:`pyramid_widget.solver.shortest_macro`,
-    :mod:`pyramid_widget.solver.shortest_moves`).
+Macro moves (draw up to a point, then remove) apply with one waste pile, one card a draw,
+no cell and a pyramid-only win. Decision mode is a depth-first search that expands each key
+once; shortest mode first decides (so an unwinnable deal is proved by the fast search) and
+then runs A* with an admissible bound, capped by the length of the line already found.
+
+Every pruning rule, with its stable id, statement, precondition and functions, is in one
+table: :data:`pyramid_widget.solver.prune.PRUNING_RULES`; docstrings cite the ids ("rule
+``reach``"). Every rule is sound for any position :meth:`Game.from_position
+<pyramid_widget.engine.game.Game.from_position>` accepts (gaps anywhere in the pyramid,
+cards in cells), which a test checks against a plain exhaustive search.
 """
 
 from __future__ import annotations
@@ -81,12 +49,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pyramid_widget.engine.cards import Card
+from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import RuleSet
+from pyramid_widget.solver.decide_macro import macro_dive
+from pyramid_widget.solver.decide_moves import depth_first
 from pyramid_widget.solver.model import Model
-from pyramid_widget.solver.search import Budget, Result, collector_paused, depth_first
+from pyramid_widget.solver.prune.relax import applies, free_stock_wins
+from pyramid_widget.solver.search import Budget, Result, collector_paused
+from pyramid_widget.solver.shortest_macro import macro_a_star
 from pyramid_widget.solver.shortest_moves import a_star
+
+__all__ = ["Solution", "Verdict", "solve", "solve_deal"]
 
 
 class Verdict(str, enum.Enum):
@@ -121,7 +96,7 @@ class Solution:
 
 
 def solve(
-    game: object,
+    game: Game,
     *,
     shortest: bool = False,
     max_nodes: int | None = None,
@@ -130,12 +105,13 @@ def solve(
     """Solve the current position of an engine ``Game`` (the game is not changed).
 
     ``shortest`` asks for a line with the fewest moves; ``max_nodes`` / ``max_seconds`` bound
-    the search (the verdict is then ``unknown`` if it was not finished). Raises
-    ``TypeError`` when ``game`` is not a Game and ``ValueError`` for negative limits.
+    the search (the verdict is then ``unknown`` if it was not finished; no more than
+    ``max_nodes`` positions are ever searched). In shortest mode a budget that runs out
+    after a winning line was found still returns that line, with ``shortest=False``.
+    Raises ``TypeError`` when ``game`` is not a Game and ``ValueError`` for negative limits.
     Python's cyclic garbage collector is paused while it searches and turned back on after
     (:func:`~pyramid_widget.solver.search.collector_paused`).
 
-    >>> from pyramid_widget.engine.game import Game
     >>> g = Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["4D"])
     >>> solve(g).verdict.value
     'unwinnable'
@@ -143,9 +119,9 @@ def solve(
     >>> s = solve(g, shortest=True)
     >>> len(s.moves), s.shortest
     (4, True)
+    >>> solve(g, max_nodes=1).nodes <= 1
+    True
     """
-    from pyramid_widget.engine.game import Game
-
     if not isinstance(game, Game):
         raise TypeError(f"solve() needs a pyramid_widget Game, got {type(game).__name__}")
     _check_limits(max_nodes, max_seconds)
@@ -154,22 +130,34 @@ def solve(
         return Solution(Verdict.WINNABLE, [], 0, time.perf_counter() - started, True)
     if game.status is Status.LOST:
         return Solution(Verdict.UNWINNABLE, [], 0, time.perf_counter() - started, shortest)
+    if max_nodes == 0:
+        return Solution(Verdict.UNKNOWN, [], 0, time.perf_counter() - started)
     model = Model.from_game(game)
     budget = Budget(max_nodes, max_seconds, started)
     with collector_paused():
         result = _decide(model, budget)
         nodes = result.nodes
-        if shortest and result.found:
-            remaining = None if max_nodes is None else max(0, max_nodes - nodes)
-            budget = Budget(remaining, max_seconds, started)
-            best = _fewest(model.for_shortest(), budget, len(result.line))
-            nodes += best.nodes
-            result = best if best.found else Result(None, [], nodes)
+        if not (shortest and result.found):
+            verdict = {True: Verdict.WINNABLE, False: Verdict.UNWINNABLE, None: Verdict.UNKNOWN}
+            seconds = time.perf_counter() - started
+            return Solution(
+                verdict[result.found],
+                result.line,
+                nodes,
+                seconds,
+                shortest and result.found is False,
+            )
+        remaining = None if max_nodes is None else max_nodes - nodes
+        best = Result(None, [], 0)
+        if remaining is None or remaining > 0:
+            best = _fewest(
+                model.for_shortest(), Budget(remaining, max_seconds, started), len(result.line)
+            )
     seconds = time.perf_counter() - started
-    verdict = {True: Verdict.WINNABLE, False: Verdict.UNWINNABLE, None: Verdict.UNKNOWN}
-    return Solution(
-        verdict[result.found], result.line, nodes, seconds, shortest and result.found is not None
-    )
+    if best.found:
+        return Solution(Verdict.WINNABLE, best.line, nodes + best.nodes, seconds, True)
+    # the budget ran out before the shortest line was proved: the line found still wins
+    return Solution(Verdict.WINNABLE, result.line, nodes + best.nodes, seconds, False)
 
 
 def solve_deal(
@@ -188,18 +176,14 @@ def solve_deal(
     >>> solve_deal("hard", 7).verdict.value
     'unwinnable'
     """
-    from pyramid_widget.engine.game import Game
-
     return solve(Game(rules, deal), shortest=shortest, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
 def _decide(model: Model, budget: Budget) -> Result:
-    """Decide: first the cheap dead-end tests, then the free-stock relaxation
-    (:mod:`pyramid_widget.solver.prune.relax`; under sum-13 pairing only: with adjacent ranks its
-    game is large and, on deals 0-199 of ``cheops``, it never proved a deal lost), then
-    depth-first search (on macro moves when the rule set allows them)."""
-    from pyramid_widget.solver.prune.relax import applies, free_stock_wins
-
+    """Decide: first the cheap dead-end tests (rules ``reach`` and ``hall``), then the
+    free-stock relaxation (rule ``free-stock``; under sum-13 pairing only: with adjacent
+    ranks its game is large and, on deals 0-199 of ``cheops``, it never proved a deal
+    lost), then the depth-first search on macro moves where they apply, else move by move."""
     if model.is_win(model.root):
         return Result(True, [], 1)
     if model.is_dead(model.root):
@@ -207,8 +191,6 @@ def _decide(model: Model, budget: Budget) -> Result:
     if model.rules.pairing == "sum13" and applies(model) and not free_stock_wins(model):
         return Result(False, [], 1)
     if model.macro:
-        from pyramid_widget.solver.decide_macro import macro_dive
-
         return macro_dive(model, budget)
     return depth_first(model, budget)
 
@@ -216,8 +198,6 @@ def _decide(model: Model, budget: Budget) -> Result:
 def _fewest(model: Model, budget: Budget, ceiling: int) -> Result:
     """Find a shortest line, knowing one of ``ceiling`` moves exists."""
     if model.macro:
-        from pyramid_widget.solver.shortest_macro import macro_a_star
-
         return macro_a_star(model, budget, ceiling)
     return a_star(model, budget, ceiling)
 

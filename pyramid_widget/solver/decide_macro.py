@@ -3,7 +3,8 @@ dive (the fewest-moves A* is in :mod:`pyramid_widget.solver.shortest_macro`).
 
 It keeps one table entry per board (the cards left): the best value reached (pass number
 times 128 plus stock index, ``-1`` for a dead end), checked *before* the dearer dead-end
-tests; see ``_dominated`` in :mod:`pyramid_widget.solver.search` for why skipping a
+tests (rule ``transposition``); see ``_dominated`` in
+:mod:`pyramid_widget.solver.decide_moves` for why skipping a
 position that is no better than one already searched loses no win.
 
 >>> from pyramid_widget.engine.game import Game
@@ -34,6 +35,8 @@ def macro_dive(model: Model, budget: Budget) -> Result:
     """Depth-first search on macro moves with the dominance table checked before the dead-end
     tests (see the module docstring; a position is expanded again
     only when reached with a better value)."""
+    if budget.node_limit < 1:
+        return Result(None, [], 0)
     root = model.root
     fl = 1 if model.rules.stall_rule else 0
     limited = model.rules.passes is not None
@@ -44,13 +47,14 @@ def macro_dive(model: Model, budget: Budget) -> Result:
     best: dict[int, int] = {root[0]: 0}
     # the free-stock test at every position pays off when the stock comes round again
     free = FreeStock(model) if applies(model) and model.rules.passes != 1 else None
-    dig = limited and model.rules.pairing == "sum13"  # see solver_dig
+    dig = limited and model.rules.pairing == "sum13"  # rule ``dig``
     classes = model.rules.pairing == "sum13"  # inert cards found class by class
     cards, class_masks, icache = model.cards, model.class_masks, model.inert_cache
     lowest_king = 4 * (KING - 1)  # Kings belong to no class
     stack = [(root, candidates(model, root)[::-1], inert_cards(model, root[0]) if classes else 0)]
     path: list[tuple[State, tuple[int, int, int]]] = []  # candidates, made moves at the end
     nodes = 1
+    node_limit = budget.node_limit
     try:
         while stack:
             state, frame, inert = stack[-1]
@@ -67,7 +71,7 @@ def macro_dive(model: Model, budget: Budget) -> Result:
                 nlo = nlo + (rest & -rest).bit_length() - 1 if rest else hi
             npno = state[4] + crossed if limited else 0
             last = npno >= passes
-            if classes:  # solver_dig.inert_cards: only the class of the removed cards changed
+            if classes:  # prune.dig.inert_cards: only the class of the removed cards changed
                 ninert = inert
                 slot = (bits & -bits).bit_length() - 1
                 mask = class_masks[slot]
@@ -79,7 +83,7 @@ def macro_dive(model: Model, budget: Budget) -> Result:
                 gone = (
                     buried_by(ninert, nboard, nlo) if classes else buried_under(model, nboard, nlo)
                 )
-                if gone:  # inert for good: forget them (see solver_macro.buried_under)
+                if gone:  # inert for good: forget them (rule ``last-pass-burial``)
                     nboard &= ~gone
                     if not dig and starved(model, nboard):  # the digging test covers it
                         continue
@@ -100,9 +104,11 @@ def macro_dive(model: Model, budget: Budget) -> Result:
             if not nboard & PYRAMID_ALL:
                 steps = [(st, _macro_move(c)) for st, c in path]
                 return Result(True, macro_line(model, steps), nodes)
+            if nodes >= node_limit:
+                raise OutOfBudget
             nodes += 1
             if not nodes % CHECK_EVERY:
-                budget.check(nodes)
+                budget.check_time()
             nxt = (nboard, nlo, 0, 0, npno, fl)
             stack.append((nxt, candidates(model, nxt)[::-1], ninert if classes else 0))
     except OutOfBudget:

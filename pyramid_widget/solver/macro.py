@@ -8,12 +8,12 @@ position that draws and redeals lead to from it (its *draw closure*).
 
 That makes positions comparable: with the same cards left, a position in an earlier pass, or
 in the same pass no further into the stock, has a draw closure that contains the other's, so
-it has every macro move the other has (see ``_dominated`` in
-:mod:`pyramid_widget.solver.search`). The closure from stock index ``lo`` in pass ``p`` is
+it has every macro move the other has (rule ``transposition``, see ``_dominated`` in
+:mod:`pyramid_widget.solver.decide_moves`). The closure from stock index ``lo`` in pass ``p`` is
 every stop from ``lo`` to the end of pass ``p`` and, when a redeal is left, the stops of
 pass ``p + 1`` before ``lo`` (the later ones are dominated by the same stops in pass ``p``).
 
-A removal is tried only at the earliest stop where it is possible: a pair of pyramid cards
+A removal is tried only at the earliest stop where it is possible (rule ``earliest-stop``): a pair of pyramid cards
 right away, a waste card where it is on top, a stock card where it is the top stock card.
 
 >>> from pyramid_widget.engine.game import Game
@@ -36,12 +36,13 @@ from pyramid_widget.solver.model import (
     KING_ALONE,
     PAIR,
     PYRAMID_ALL,
+    UNCOVERED,
     Model,
     State,
-    _normalise,
+    normalise,
     uncovered,
 )
-from pyramid_widget.solver.moves import _UNCOVERED, dead_after
+from pyramid_widget.solver.moves import dead_after
 
 MacroMove = tuple[int, int, int, int, int]
 """``(kind, slot_a, slot_b, stop, crossed)``: remove at stock index ``stop``, in the next
@@ -55,27 +56,32 @@ Candidate = tuple[int, int, int]
 def candidates(model: Model, state: State) -> list[Candidate]:
     """The removals in the draw closure of ``state``, each at its earliest stop, most
     promising first (removals right here, then later stops, then the next pass)."""
-    sw = model.sw
+    flags = model.flags
     board, lo = state[0], state[1]
     hi, partners, needs, required = model.deck_hi, model.partners, model.needs, model.required
     pyr = board & PYRAMID_ALL
-    unc = _UNCOVERED.get(pyr)  # uncovered()'s cache read inline: one call less per node
+    unc = UNCOVERED.get(pyr)  # uncovered()'s cache read inline: one call less per node
     if unc is None:
-        unc = uncovered(pyr, _UNCOVERED)
+        unc = uncovered(pyr, UNCOVERED)
     deck = board ^ pyr
     below = deck & ((1 << lo) - 1)
     wtop = 1 << (below.bit_length() - 1) if below else 0
     above = deck ^ below
-    stock_top = sw.stock_top
+    stock_top = flags.stock_top
     stop = above & -above if stock_top else 0
-    king = (sw.forced & unc) | (sw.forced_out & (wtop | stop))
+    king = (flags.forced_kings & unc) | (flags.forced_kings_out & (wtop | stop))
     if king:
         return [(king & -king, lo, 0)]
-    if sw.passes is not None and state[4] >= sw.passes:
-        if sw.plain_last:
+    if flags.passes is not None and state[4] >= flags.passes:
+        if flags.plain_last:
             return _last_pass(model, board, lo, unc, wtop, above)
         deck = wtop | above  # last pass: no other waste card can come to the top unburied
-    pp, pw, ps, kings = sw.pp, sw.pw, sw.ps, sw.kings
+    pp, pw, ps, kings = (
+        flags.pyramid_pyramid,
+        flags.pyramid_waste,
+        flags.pyramid_stock,
+        flags.lone_kings,
+    )
     here: list[Candidate] = []
     lone = unc & kings  # Kings alone that pair with others too (not forced)
     while lone:
@@ -83,11 +89,11 @@ def candidates(model: Model, state: State) -> list[Candidate]:
         lone &= lone - 1
     found: list[tuple[int, int]] = []  # removals with a deck card: (cards, stop)
     barrier, must = hi + 1, 0  # the first stop where a removal that must come is possible
-    ahead = above & sw.forced_out
+    ahead = above & flags.forced_kings_out
     if ahead:
         must = ahead & -ahead
         d = must.bit_length() - 1
-        barrier = d if stock_top else _normalise(board, d + 1, hi)
+        barrier = d if stock_top else normalise(board, d + 1, hi)
     now = (unc if pp else 0) | (wtop if pw else 0) | (stop if ps else 0)
     rest = unc
     while rest:
@@ -101,7 +107,7 @@ def candidates(model: Model, state: State) -> list[Candidate]:
                 return [(low | only, lo, 0)]  # forced: they can only go together
             if only & above and (pw or ps):
                 d = only.bit_length() - 1
-                at = d if ps else _normalise(board, d + 1, hi)
+                at = d if ps else normalise(board, d + 1, hi)
                 if at < barrier:
                     barrier, must = at, low | only
         if pp:
@@ -116,7 +122,7 @@ def candidates(model: Model, state: State) -> list[Candidate]:
             mates ^= mlow
             bits = low | mlow
             slot1 = mlow.bit_length()  # its slot + 1
-            if pw:  # as the waste top: at the next deck card left (_normalise, inlined)
+            if pw:  # as the waste top: at the next deck card left (normalise, inlined)
                 after_it = board >> slot1
                 found.append(
                     (bits, slot1 + (after_it & -after_it).bit_length() - 1 if after_it else hi)
@@ -125,10 +131,10 @@ def candidates(model: Model, state: State) -> list[Candidate]:
                 found.append((bits, slot1 - 1))
     # Deck cards alone: Kings (as the waste top or the stock top) and, where the stock top
     # pairs with the waste top, a card with the next deck card left.
-    if sw.sw:
+    if flags.stock_waste:
         # Walk every deck card in order: the next one left after ``low`` is ``nxt`` (in the
         # last pass too: no waste card lies between the waste top and the stock), so no
-        # _normalise call per card. Most cards do not pair with it, so the pair is tested
+        # normalise call per card. Most cards do not pair with it, so the pair is tested
         # first and the stop worked out only for a pair. The walk shifts the deck down to
         # bit 0: masks of up to 30 bits are one machine digit for CPython, and operations on
         # them are about twice as fast as on the full 52-bit board.
@@ -198,7 +204,7 @@ def _last_pass(
     here: list[Candidate] = []
     waste_pairs: list[Candidate] = []
     barrier, must = model.deck_hi + 1, 0
-    kings = above & model.sw.forced_out
+    kings = above & model.flags.forced_kings_out
     if kings:
         must = kings & -kings
         barrier = must.bit_length()
@@ -243,7 +249,7 @@ def after(model: Model, state: State, cand: Candidate) -> tuple[int, int, int]:
     board, _, _, _, pno, _ = state
     nboard = board & ~bits
     if bits >> at & 1:
-        at = _normalise(nboard, at, model.deck_hi)
+        at = normalise(nboard, at, model.deck_hi)
     if crossed and model.rules.passes is not None:
         pno += 1
     return nboard, at, pno
@@ -294,7 +300,7 @@ def buried_under(model: Model, board: int, lo: int) -> int:
     search drops them from the position (positions that differ only in them have the same
     future).
     """
-    needs, kings = model.needs, model.sw.kings
+    needs, kings = model.needs, model.flags.lone_kings
     waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
     live = board & ~waste  # two waste cards are never both available: one pile, one top
     while waste:
@@ -320,20 +326,20 @@ def starved(model: Model, board: int) -> bool:
 def _can_cross(model: Model, state: State, unc: int, deck: int) -> bool:
     """Whether the draw closure reaches into the next pass (a redeal is left and, under the
     stall rule, the pass may end without being lost)."""
-    sw = model.sw
+    flags = model.flags
     _, _, _, _, pno, flag = state
-    if not deck or (sw.passes is not None and pno >= sw.passes):
+    if not deck or (flags.passes is not None and pno >= flags.passes):
         return False
-    if not sw.stall or flag:
+    if not flags.stall or flag:
         return True
     top = 1 << (deck.bit_length() - 1)
-    if (unc | top) & sw.kings:
+    if (unc | top) & flags.lone_kings:
         return True
     rest = unc
     while rest:
         low = rest & -rest
         rest ^= low
-        allow = (unc if sw.pp else 0) | (top if sw.pw else 0)
+        allow = (unc if flags.pyramid_pyramid else 0) | (top if flags.pyramid_waste else 0)
         if model.partners[low.bit_length() - 1] & allow:
             return True
     return False

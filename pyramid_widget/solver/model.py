@@ -1,4 +1,5 @@
-"""The solver's own compact encoding of a Pyramid position, and its move generator.
+"""The solver's own compact encoding of a Pyramid position (the move generators are
+:mod:`pyramid_widget.solver.moves` and :mod:`pyramid_widget.solver.macro`).
 
 Every card in play gets a *slot*, a bit number: pyramid position ``p`` is slot ``p``
 (0..27) and the ``i``-th card of the *deck order* is slot ``28 + i``. The deck order is the
@@ -31,22 +32,25 @@ precomputed covering masks (cached per pyramid mask; only 1430 pyramid masks are
 >>> board, lo, piles, cells, pno, flag = model.root
 >>> bin(board).count("1"), lo, pno
 (52, 28, 1)
->>> model.macro, model.describe(model.expand(model.root)[0][0])
-(True, 'AH+QS')
+>>> model.macro, model.flags.pyramid_waste, model.flags.stock_waste
+(True, True, False)
 """
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.cards import KING, Card, make_card, rank
 from pyramid_widget.engine.layout import COVERED_BY, COVERED_BY_MASK, SIZE
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Position
 from pyramid_widget.engine.rules import RuleSet
+
+if TYPE_CHECKING:
+    from pyramid_widget.engine.game import Game
 
 State = tuple[int, int, Any, int, int, int]
 """``(board, lo, piles, cells, pno, flag)``; ``piles`` is a tuple of masks typed as int for
@@ -56,7 +60,9 @@ PAIR, KING_ALONE, DRAW, REDEAL, CELL = range(5)
 """Move kinds of the compact moves ``(kind, slot_a, slot_b)``."""
 
 CompactMove = tuple[int, int, int]
-Successors = list[tuple[CompactMove, State]]
+Successors = list[tuple[tuple[int, ...], State]]
+"""``(move, next position)`` pairs from a move generator (moves may be fused into longer
+tuples, three numbers a move)."""
 
 PYRAMID_ALL = (1 << SIZE) - 1
 
@@ -105,49 +111,66 @@ class Model:
     """A position compiled for search: slot tables, masks and the rule set's switches.
 
     Build it with :meth:`from_game` or :meth:`from_position`; :attr:`root` is the start.
+    The model only encodes: the searches pick their own move generators
+    (:mod:`pyramid_widget.solver.moves` move by move, :mod:`pyramid_widget.solver.macro`
+    removal to removal).
     """
 
     rules: RuleSet
     cards: list[Card]
     """``cards[slot]``: the card in each slot (``-1`` for an empty pyramid position)."""
     deck_lo: int
+    """The first deck slot (28)."""
     deck_hi: int
+    """One past the last deck slot."""
     root: State
-    partners: list[int]
+    """The position compiled."""
+    flags: Switches = field(init=False)
+    """The rule set's switches, as plain attributes for the hot loops."""
+    macro: bool = field(init=False)
+    """Whether removal-to-removal macro moves apply: one waste pile, one card a draw, no
+    cell, a pyramid-only win (:mod:`pyramid_widget.solver.macro`)."""
+    rank_masks: list[int] = field(init=False)
+    """``rank_masks[r]``: the slots of the cards of rank ``r``."""
+    partners: list[int] = field(init=False)
     """``partners[slot]``: slots whose cards pair with this slot's card."""
-    needs: list[int]
-    """``needs[slot]``: the partner slots that could ever meet this card (pruning)."""
-    affects: list[int]
-    """``affects[slot]``: required slots whose ``needs`` contain ``slot``."""
-    required: int
-    kings: int
-    rank_masks: list[int]
-    sw: Switches = None  # type: ignore[assignment]  # set by from_position
-    class_masks: list[int] = field(default_factory=list)
-    """``class_masks[slot]``: every slot of the rank class {r, 13 - r} of the slot's card."""
-    macro: bool = False
-    class_list: list[int] = field(default_factory=list)
-    """The slot masks of the rank classes {r, 13 - r} (sum-13 pairing) with cards in play."""
-    dig_cache: dict[int, int] = field(default_factory=dict)
-    """Answers of :func:`pyramid_widget.solver.prune.dig.dig_dead` per rank class."""
-    inert_cache: dict[int, int] = field(default_factory=dict)
-    """Deck cards with no partner left, per rank class (:mod:`pyramid_widget.solver.prune.dig`)."""
-    chains: list[int] = field(default_factory=list)
+    chains: list[int] = field(init=False)
     """``chains[slot]``: the pyramid cards of the root that cover the slot's card through
     cards of the root (:func:`covering_chains`): while one of them is in the pyramid, the
     slot's card is not available. Empty slots and cards in a cell cover nothing."""
-    related: list[int] = field(default_factory=list)
+    related: list[int] = field(init=False)
     """``related[slot]``: the pyramid cards of the root that cover the slot's card or that it
     covers, in the sense of :attr:`chains` (:func:`related_slots`)."""
+    kings: int = field(init=False)
+    """The slots of the Kings."""
+    required: int = field(init=False)
+    """The slots of the cards that must still go (rule ``reach``; nothing with a cell)."""
+    needs: list[int] = field(init=False)
+    """``needs[slot]``: the partner slots that could ever meet this card (rule ``reach``)."""
+    affects: list[int] = field(init=False)
+    """``affects[slot]``: required slots whose ``needs`` contain ``slot``."""
+    class_masks: list[int] = field(init=False)
+    """``class_masks[slot]``: every slot of the rank class {r, 13 - r} of the slot's card."""
+    class_list: list[int] = field(init=False)
+    """The slot masks of the rank classes {r, 13 - r} (sum-13 pairing) with cards in play."""
+    dig_cache: dict[int, int] = field(init=False, default_factory=dict)
+    """Answers of :func:`pyramid_widget.solver.prune.dig.dig_dead` per rank class."""
+    inert_cache: dict[int, int] = field(init=False, default_factory=dict)
+    """Deck cards with no partner left, per rank class (:mod:`pyramid_widget.solver.prune.dig`)."""
+
+    def __post_init__(self) -> None:
+        self._tables()
+        rules = self.rules
+        self.flags = Switches(rules, self.kings)
+        self.macro = (
+            rules.waste_piles == 1 and rules.draw_count == 1 and not rules.cells
+        ) and rules.win == "pyramid"
 
     # -- construction -------------------------------------------------------------------
 
     @classmethod
-    def from_game(cls, game: object) -> Model:
+    def from_game(cls, game: Game) -> Model:
         """Compile the current position of an engine ``Game``."""
-        from pyramid_widget.engine.game import Game
-
-        assert isinstance(game, Game)
         return cls.from_position(game.rules, game.position)
 
     @classmethod
@@ -169,20 +192,13 @@ class Model:
                 slot = len(cards)
                 cards.append(c)
             cells |= 1 << slot
-        piles: object = 0
+        piles: Any = 0
         if rules.waste_piles > 1:
             piles = tuple(sum(1 << slot_of[c] for c in pile) for pile in pos.wastes)
-        lo = _normalise(board, deck_lo + len(waste), deck_hi)
+        lo = normalise(board, deck_lo + len(waste), deck_hi)
         pno = pos.pass_number if rules.passes is not None else 0
         flag = int(pos.pass_removed) if rules.stall_rule else 0
-        root: State = (board, lo, piles, cells, pno, flag)
-        model = cls(rules, cards, deck_lo, deck_hi, root, [], [], [], 0, 0, [])
-        model._tables()
-        model.sw = Switches(rules, model.kings)
-        model.macro = (
-            rules.waste_piles == 1 and rules.draw_count == 1 and not rules.cells
-        ) and rules.win == "pyramid"
-        return model
+        return cls(rules, cards, deck_lo, deck_hi, (board, lo, piles, cells, pno, flag))
 
     def _tables(self) -> None:
         """Precompute partner, requirement and rank masks (see :func:`needs_mask`)."""
@@ -234,7 +250,7 @@ class Model:
     def is_dead(self, state: State) -> bool:
         """Whether a required card can no longer meet a partner (full check, for the root)."""
         alive = state[0] | state[3]
-        return _starved(self, alive & self.required, alive) or not self._counts_ok(alive, -1)
+        return starved_in(alive & self.required, self.needs, alive) or not self.counts_ok(alive, -1)
 
     def pyramid_left(self, state: State) -> int:
         """How many pyramid cards are left (in the pyramid or parked in a cell)."""
@@ -255,7 +271,7 @@ class Model:
         """The engine text of a compact move (``"5H+8C"``, ``"draw"``...)."""
         return str(self.to_move(move))
 
-    def _counts_ok(self, alive: int, r: int) -> bool:
+    def counts_ok(self, alive: int, r: int) -> bool:
         """Hall's condition per rank class for sum-13 pairing: the cards of rank ``x`` that
         must still go each need their *own* partner of rank ``13 - x`` that they could meet
         (a matching, checked by augmenting paths on at most four cards a side);
@@ -273,72 +289,40 @@ class Model:
                 continue
             if want.bit_count() > (alive & rm[13 - x]).bit_count():
                 return False
-            if not _matching(want, needs, alive):
+            if not matching(want, needs, alive):
                 return False
         return True
-
-    def expand(self, state: State) -> list[tuple[tuple[int, ...], State]]:
-        """Return ``(move, next_state)`` for the moves worth trying, best first: macro moves
-        (:mod:`pyramid_widget.solver.macro`) when :attr:`macro`, else single engine moves.
-
-        Dead successors (see :func:`needs_mask`) are left out; an available King is the only
-        move returned when Kings go alone (removing it never hurts: see the solver docs).
-        """
-        if self.macro:
-            from pyramid_widget.solver.macro import expand_macro
-
-            return expand_macro(self, state)  # type: ignore[return-value]
-        from pyramid_widget.solver.moves import expand
-
-        return expand(self, state)  # type: ignore[return-value]
 
     def for_shortest(self) -> Model:
         """A copy whose move generator keeps every line of fewest moves (see
         :attr:`Switches.forced_out`)."""
-        twin = dataclasses.replace(self)
-        twin.sw = Switches(self.rules, self.kings, shortest=True)
+        twin = copy.copy(self)
+        twin.flags = Switches(self.rules, self.kings, shortest=True)
         return twin
-
-    def line(self, steps: Sequence[tuple[State, tuple[int, ...]]]) -> list[Move]:
-        """Engine moves for a path of ``(position, move)`` steps found by a search."""
-        if self.macro:
-            from pyramid_widget.solver.macro import macro_line
-
-            return macro_line(self, steps)  # type: ignore[arg-type]
-        return [self.to_move(m[:3]) for _, m in steps]
-
-    def dominance(self, state: State) -> tuple[object, int]:
-        """Split a position into a key and a value: of two positions with the same key, the
-        one with the smaller value can play every move of the other (see
-        ``_dominated`` in :mod:`pyramid_widget.solver.search`)."""
-        board, lo, piles, cells, pno, flag = state
-        if not self.macro:
-            return (board, lo, piles, cells, flag), pno
-        if self.rules.passes is not None:
-            return (board, flag), pno * 128 + lo
-        return (board, flag), lo if self.rules.stall_rule and not flag else 0
 
 
 class Switches:
-    """The rule set's switches as plain attributes, read once per model for the hot loop."""
+    """The rule set's switches as plain attributes, read once per model for the hot loop
+    (``Model.flags``). The zone pairs say which zones' cards may pair
+    (``rules.pair_zones``)."""
 
     def __init__(self, rules: RuleSet, kings: int, shortest: bool = False) -> None:
         z = rules.pair_zones
-        self.pp = "pyramid+pyramid" in z
-        self.pw = "pyramid+waste" in z
-        self.ps = "pyramid+stock" in z
-        self.sw = "stock+waste" in z
-        self.ww = "waste+waste" in z
-        self.cp = "cell+pyramid" in z
-        self.cw = "cell+waste" in z
-        self.cs = "cell+stock" in z
-        self.cc = "cell+cell" in z
-        self.kings = kings if rules.kings_alone else 0
+        self.pyramid_pyramid = "pyramid+pyramid" in z
+        self.pyramid_waste = "pyramid+waste" in z
+        self.pyramid_stock = "pyramid+stock" in z
+        self.stock_waste = "stock+waste" in z
+        self.waste_waste = "waste+waste" in z
+        self.cell_pyramid = "cell+pyramid" in z
+        self.cell_waste = "cell+waste" in z
+        self.cell_stock = "cell+stock" in z
+        self.cell_cell = "cell+cell" in z
+        self.lone_kings = kings if rules.kings_alone else 0
         """Kings that may go alone."""
-        self.forced = self.kings if rules.pairing == "sum13" else 0
+        self.forced_kings = self.lone_kings if rules.pairing == "sum13" else 0
         """Kings whose removal is forced when available in the pyramid (they pair with
-        nothing)."""
-        self.forced_out = 0 if shortest and rules.win == "pyramid" else self.forced
+        nothing; rule ``kings-first``)."""
+        self.forced_kings_out = 0 if shortest and rules.win == "pyramid" else self.forced_kings
         """Kings forced when available outside the pyramid: not when counting moves under a
         pyramid-only win, where a line may leave a waste King alone and save a move."""
         self.stock_top = rules.stock_top_available
@@ -351,10 +335,10 @@ class Switches:
         self.plain_last = (
             self.sum13
             and rules.kings_alone
-            and self.forced_out == self.kings
-            and not (self.ps or self.sw or self.ww or self.stock_top)
-            and self.pw
-            and self.pp
+            and self.forced_kings_out == self.lone_kings
+            and not (self.pyramid_stock or self.stock_waste or self.waste_waste or self.stock_top)
+            and self.pyramid_waste
+            and self.pyramid_pyramid
         )
         """Whether :func:`pyramid_widget.solver.macro.candidates` may take its last-pass
         shortcut (pyramid and waste pairs only, every King removed at once)."""
@@ -396,7 +380,7 @@ def own_partners(model: Model, alive: int) -> bool:
     Soundness: the pairs of a winning line are disjoint, so sending each card that must go to
     the card it leaves with gives every such card a different partner (two cards that must go
     and leave together are each other's). Under sum-13 pairing this is Hall's condition per
-    rank class (:meth:`Model._counts_ok`); under adjacent ranks (``cheops``), where a card
+    rank class (:meth:`Model.counts_ok`); under adjacent ranks (``cheops``), where a card
     has many partners, it is what catches a group of ranks that cannot all be paired, which
     no single card's test sees: deal 111 has all four Aces and all four 3s in the pyramid,
     and the Aces' partners are too few once covering rules some out.
@@ -410,12 +394,7 @@ def own_partners(model: Model, alive: int) -> bool:
     >>> own_partners(Model.from_game(g), Model.from_game(g).root[0])  # one 2 for two Aces
     False
     """
-    return _matching(alive & model.required, model.needs, alive)
-
-
-def _starved(model: Model, check: int, alive: int) -> bool:
-    """Whether some slot in ``check`` has no partner left in ``alive`` it could meet."""
-    return starved_in(check, model.needs, alive)
+    return matching(alive & model.required, model.needs, alive)
 
 
 def starved_in(check: int, needs: list[int], alive: int) -> bool:
@@ -428,7 +407,7 @@ def starved_in(check: int, needs: list[int], alive: int) -> bool:
     return False
 
 
-def _matching(want: int, needs: list[int], alive: int) -> bool:
+def matching(want: int, needs: list[int], alive: int) -> bool:
     """Whether every slot of ``want`` can get a distinct partner from ``needs[slot] & alive``."""
     return matched(want, needs, alive, give_up=True) == want.bit_count()
 
@@ -475,12 +454,17 @@ def _place(q: int, tried: int, needs: list[int], alive: int, owner: dict[int, in
     return -1
 
 
-def _normalise(board: int, lo: int, hi: int) -> int:
+def normalise(board: int, lo: int, hi: int) -> int:
     """Move ``lo`` up to the next deck slot still on the board (``hi`` if none)."""
     rest = board >> lo
     if not rest:
         return hi
     return lo + (rest & -rest).bit_length() - 1
+
+
+UNCOVERED: dict[int, int] = {}
+"""Uncovered-position masks per pyramid mask, shared by every model (the geometry is
+fixed): the cache :func:`uncovered` is given by the move generators."""
 
 
 def covered_cache() -> dict[int, int]:

@@ -4,11 +4,12 @@
 integers (bit masks of slots); the rules it applies are exactly those of
 :mod:`pyramid_widget.engine.legality`, and the tests replay every line it finds through the engine.
 
-Two sound reductions happen here (the arguments are in :mod:`pyramid_widget.solver`):
+Two sound reductions happen here (ids of :data:`pyramid_widget.solver.prune.PRUNING_RULES`):
 
-- **Kings first.** When Kings go alone and one is available, removing it is the only move
-  generated.
-- **Dead ends dropped.** A removal after which some card that must still go (a pyramid card,
+- ``kings-first``: when a King that goes alone and pairs with nothing is available,
+  removing it is the only move generated (outside the pyramid only where that changes no
+  later draw: one card a draw, or a waste King on the last pass).
+- ``reach`` and ``hall``: a removal after which some card that must still go (a pyramid card,
   or every card when all 52 must go) has no partner left that it could ever meet, or after
   which a rank class fails Hall's counting condition, is not generated.
 
@@ -31,28 +32,26 @@ from pyramid_widget.solver.model import (
     PAIR,
     PYRAMID_ALL,
     REDEAL,
+    UNCOVERED,
     State,
     Successors,
     Switches,
-    _normalise,
-    _starved,
+    normalise,
+    starved_in,
     uncovered,
 )
 
 if TYPE_CHECKING:
     from pyramid_widget.solver.model import Model
 
-_UNCOVERED: dict[int, int] = {}
-"""Uncovered-position masks per pyramid mask, shared by every model (geometry is fixed)."""
-
 
 def expand(model: Model, state: State) -> Successors:
     """Return ``(move, next_state)`` pairs for ``state``, best first (see the module doc)."""
-    sw = model.sw
+    flags = model.flags
     board, lo, piles, cells, pno, flag = state
     hi = model.deck_hi
-    unc = uncovered(board & PYRAMID_ALL, _UNCOVERED)
-    if sw.piles == 1:
+    unc = uncovered(board & PYRAMID_ALL, UNCOVERED)
+    if flags.piles == 1:
         waste = board & ((1 << lo) - 1) & ~PYRAMID_ALL
         wtops = 1 << (waste.bit_length() - 1) if waste else 0
     else:
@@ -61,40 +60,56 @@ def expand(model: Model, state: State) -> Successors:
             if pile:
                 wtops |= 1 << (pile.bit_length() - 1)
     stock = board >> lo << lo
-    stop = stock & -stock if sw.stock_top else 0
+    stop = stock & -stock if flags.stock_top else 0
     avail = unc | wtops | stop | cells
-    removed_flag = 1 if sw.stall else 0
+    removed_flag = 1 if flags.stall else 0
 
-    king = (unc & sw.forced) | (avail & ~unc & sw.forced_out)
-    if king & ~unc & ~cells and sw.draw > 1:
+    king = (unc & flags.forced_kings) | (avail & ~unc & flags.forced_kings_out)
+    if king & ~unc & ~cells and flags.draw > 1:
         # dealing several cards a draw: taking a waste or stock King away early would change
         # how later draws group the cards (after a redeal, or from the stock now), so a
         # waste King is forced only on the last pass and a stock King never (kings-first)
-        king &= unc | cells | (wtops if sw.passes is not None and pno >= sw.passes else 0)
+        king &= unc | cells | (wtops if flags.passes is not None and pno >= flags.passes else 0)
     if king:
         low = king & -king
-        nxt = _remove(model, sw, state, low, removed_flag)
+        nxt = _remove(model, flags, state, low, removed_flag)
         return [] if nxt is None else [((KING_ALONE, low.bit_length() - 1, -1), nxt)]
 
-    allow_p = (unc if sw.pp else 0) | (wtops if sw.pw else 0) | (stop if sw.ps else 0)
-    allow_p |= cells if sw.cp else 0
-    allow_w = (unc if sw.pw else 0) | (wtops if sw.ww else 0) | (stop if sw.sw else 0)
-    allow_w |= cells if sw.cw else 0
-    allow_s = (unc if sw.ps else 0) | (wtops if sw.sw else 0) | (cells if sw.cs else 0)
-    allow_c = (unc if sw.cp else 0) | (wtops if sw.cw else 0) | (stop if sw.cs else 0)
-    allow_c |= cells if sw.cc else 0
+    allow_p = (
+        (unc if flags.pyramid_pyramid else 0)
+        | (wtops if flags.pyramid_waste else 0)
+        | (stop if flags.pyramid_stock else 0)
+    )
+    allow_p |= cells if flags.cell_pyramid else 0
+    allow_w = (
+        (unc if flags.pyramid_waste else 0)
+        | (wtops if flags.waste_waste else 0)
+        | (stop if flags.stock_waste else 0)
+    )
+    allow_w |= cells if flags.cell_waste else 0
+    allow_s = (
+        (unc if flags.pyramid_stock else 0)
+        | (wtops if flags.stock_waste else 0)
+        | (cells if flags.cell_stock else 0)
+    )
+    allow_c = (
+        (unc if flags.cell_pyramid else 0)
+        | (wtops if flags.cell_waste else 0)
+        | (stop if flags.cell_stock else 0)
+    )
+    allow_c |= cells if flags.cell_cell else 0
 
     partners = model.partners
     both: Successors = []
     one: Successors = []
     none: Successors = []
     legal = False
-    lone = avail & sw.kings  # Kings alone that pair with others too (not forced)
+    lone = avail & flags.lone_kings  # Kings alone that pair with others too (not forced)
     while lone:
         low = lone & -lone
         lone ^= low
         legal = True
-        nxt = _remove(model, sw, state, low, removed_flag)
+        nxt = _remove(model, flags, state, low, removed_flag)
         if nxt is not None:
             (one if low & unc else none).append(((KING_ALONE, low.bit_length() - 1, -1), nxt))
     rest = avail
@@ -115,27 +130,27 @@ def expand(model: Model, state: State) -> Successors:
             mlow = mates & -mates
             mates ^= mlow
             legal = True
-            nxt = _remove(model, sw, state, low | mlow, removed_flag)
+            nxt = _remove(model, flags, state, low | mlow, removed_flag)
             if nxt is None:
                 continue
             move = (PAIR, a, mlow.bit_length() - 1)
             in_pyramid = ((low | mlow) & PYRAMID_ALL).bit_count()
             (both if in_pyramid == 2 else one if in_pyramid else none).append((move, nxt))
-    if sw.stall and not stock and not flag and not legal:
+    if flags.stall and not stock and not flag and not legal:
         return []  # the engine calls this position lost (stall rule)
     cellm: Successors = []
     later: Successors = []
-    if sw.cells and cells.bit_count() < sw.cells:
+    if flags.cells and cells.bit_count() < flags.cells:
         rest = unc | wtops
         while rest:
             low = rest & -rest
             rest ^= low
-            npiles = tuple(p & ~low for p in piles) if sw.piles > 1 else piles
+            npiles = tuple(p & ~low for p in piles) if flags.piles > 1 else piles
             nboard = board & ~low
             if low & unc:
-                fresh = uncovered(nboard & PYRAMID_ALL, _UNCOVERED) & ~unc
+                fresh = uncovered(nboard & PYRAMID_ALL, UNCOVERED) & ~unc
             else:  # a waste top: the card under it in its pile is next
-                if sw.piles > 1:
+                if flags.piles > 1:
                     pile = next(p for p in piles if p & low) & ~low
                 else:
                     pile = board & ~PYRAMID_ALL & ((1 << lo) - 1) & ~low
@@ -154,11 +169,11 @@ def expand(model: Model, state: State) -> Successors:
             )
     drawm: Successors = []
     if stock:
-        drawm.append(((DRAW, -1, -1), _draw(sw, state, hi)))
-    elif (sw.passes is None or pno < sw.passes) and board & ~PYRAMID_ALL:
-        npiles = (0,) * sw.piles if sw.piles > 1 else 0
-        nlo = _normalise(board, model.deck_lo, hi)
-        npno = pno + 1 if sw.passes is not None else 0
+        drawm.append(((DRAW, -1, -1), _draw(flags, state, hi)))
+    elif (flags.passes is None or pno < flags.passes) and board & ~PYRAMID_ALL:
+        npiles = (0,) * flags.piles if flags.piles > 1 else 0
+        nlo = normalise(board, model.deck_lo, hi)
+        npno = pno + 1 if flags.passes is not None else 0
         drawm.append(((REDEAL, -1, -1), (board, nlo, npiles, cells, npno, 0)))
     # Cell moves that uncover a card with a partner available come early, the rest last.
     return both + cellm + one + drawm + none + later
@@ -174,43 +189,43 @@ def dead_after(model: Model, alive: int, bits: int) -> bool:
         low = rest & -rest
         rest ^= low
         check |= affects[low.bit_length() - 1]
-    if _starved(model, check & alive, alive):
+    if starved_in(check & alive, model.needs, alive):
         return True
     if model.rules.pairing == "sum13":
         r = model.cards[(bits & -bits).bit_length() - 1] // 4 + 1
-        return r != 13 and not model._counts_ok(alive, r)
+        return r != 13 and not model.counts_ok(alive, r)
     return False
 
 
-def _remove(model: Model, sw: Switches, state: State, bits: int, flag: int) -> State | None:
+def _remove(model: Model, flags: Switches, state: State, bits: int, flag: int) -> State | None:
     """The state after removing the cards of ``bits``, or ``None`` if it is a dead end."""
     board, lo, piles, cells, pno, _ = state
     nboard, ncells = board & ~bits, cells & ~bits
     if dead_after(model, nboard | ncells, bits):
         return None
     if bits >> lo & 1:
-        lo = _normalise(nboard, lo, model.deck_hi)
-    if sw.piles > 1 and bits & ~PYRAMID_ALL:
+        lo = normalise(nboard, lo, model.deck_hi)
+    if flags.piles > 1 and bits & ~PYRAMID_ALL:
         piles = tuple(p & ~bits for p in piles)
     return (nboard, lo, piles, ncells, pno, flag)
 
 
-def _draw(sw: Switches, state: State, hi: int) -> State:
+def _draw(flags: Switches, state: State, hi: int) -> State:
     """The state after one draw: up to ``draw_count`` stock cards onto the waste pile(s)."""
     board, lo, piles, cells, pno, flag = state
     stock = board >> lo << lo
-    if sw.piles == 1:
-        for _ in range(sw.draw - 1):
+    if flags.piles == 1:
+        for _ in range(flags.draw - 1):
             stock &= stock - 1
-        nlo = _normalise(board, (stock & -stock).bit_length(), hi) if stock else hi
+        nlo = normalise(board, (stock & -stock).bit_length(), hi) if stock else hi
         return (board, nlo, piles, cells, pno, flag)
     new = list(piles)
     last = lo
-    for i in range(sw.draw):
+    for i in range(flags.draw):
         if not stock:
             break
         low = stock & -stock
         stock ^= low
-        new[i % sw.piles] |= low
+        new[i % flags.piles] |= low
         last = low.bit_length()
-    return (board, _normalise(board, last, hi), tuple(new), cells, pno, flag)
+    return (board, normalise(board, last, hi), tuple(new), cells, pno, flag)

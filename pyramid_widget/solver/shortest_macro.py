@@ -71,6 +71,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     The dead-end test is cached per rank class (:func:`_dead_test`).
     ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
     """
+    if budget.node_limit < 1:
+        return Result(None, [], 0)
     root = model.root
     if model.is_dead(root):
         return Result(False, [], 1)
@@ -90,12 +92,13 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     dominated = _Dominance(model).dominated
     dead, dead_cache = _dead_test(model)
     classes = model.class_masks
-    sw = model.sw
-    stop_kings = sw.forced & ~PYRAMID_ALL if sw.stock_top and not sw.stall else 0
+    flags = model.flags
+    stop_kings = flags.forced_kings & ~PYRAMID_ALL if flags.stock_top and not flags.stall else 0
     seen: dict[int, list[tuple[int, int, int]]] = {}
     if not model.rules.stall_rule:  # under the stall rule the root may not redeal freely
         seen[root[0]] = [(root[4], root[1], 0)]
     nodes = 0
+    node_limit = budget.node_limit
     try:
         while heap:
             f, negg, key, h = heapq.heappop(heap)
@@ -110,11 +113,13 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                         heapq.heappush(heap, (g + h, negg, key, h))
                     continue
             state = (board, lo, 0, 0, pno, fl if key != rkey else root[5])
+            if nodes >= node_limit:
+                raise OutOfBudget
             nodes += 1
             if not board & PYRAMID_ALL:
                 return Result(True, _line(model, parent, key), nodes)
             if not nodes % CHECK_EVERY:
-                budget.check(nodes)
+                budget.check_time()
             deck = board & ~PYRAMID_ALL
             ahead = (deck >> lo).bit_count()  # the draws to the end of the stock
             behind = (deck & ((1 << lo) - 1)).bit_count()  # the waste
@@ -186,7 +191,7 @@ def _dead_test(model: Model) -> tuple[Callable[[int, int], bool], dict[int, bool
         if hit is None:
             r = rank(cards[slot])
             hit = starved_in(left & required, needs, left) or (
-                r != 13 and not model._counts_ok(left, r)
+                r != 13 and not model.counts_ok(left, r)
             )
             cache[left] = hit
         return hit
@@ -289,7 +294,7 @@ class Tables:
         self.top = model.rules.stock_top_available
         self.passes = model.rules.passes
         self.lo, self.hi = model.deck_lo, model.deck_hi
-        self.shared = model.sw.sw
+        self.shared = model.flags.stock_waste
         """Whether the stock top pairs with the waste top (one move can then take a card of
         the stock and one of the waste)."""
         self.cache: dict[int, Info] = {}

@@ -15,14 +15,8 @@ from collections.abc import Callable
 
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.model import CELL, PYRAMID_ALL, Model, State, matched
-from pyramid_widget.solver.search import (
-    CHECK_EVERY,
-    Budget,
-    OutOfBudget,
-    Result,
-    _never,
-    lower_bound,
-)
+from pyramid_widget.solver.prune import piles
+from pyramid_widget.solver.search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
 
 StepMove = tuple[int, ...]
 
@@ -40,15 +34,18 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     reached again more cheaply is searched again; the first win taken off the queue is then
     a shortest one. Where :mod:`pyramid_widget.solver.prune.piles` applies (several piles or a
     cell), positions it proves lost are dropped (no win, so no shortest win, is lost) and a
-    forced pair is the only move tried (its test 9: the line gets no longer); with one pass
+    forced pair is the only move tried (rule ``pile-forced-pair``: the line gets no longer); with one pass
     and a cell, a cell move is taken only together with a next move that uses what it freed
-    (its test 10, which also keeps a line no longer), as one step of two moves. ``ceiling``
+    (rule ``cell-follow-up``, which also keeps a line no longer), as one step of two moves. ``ceiling``
     (the length of a known winning line) lets the search drop nodes that cannot beat it.
     """
+    if budget.node_limit < 1:
+        return Result(None, [], 0)
     root = model.root
     if model.is_win(root):
         return Result(True, [], 1)
-    dead, expand, fuse = _tests(model)
+    tests = piles.select(model)
+    dead, expand, fuse = tests.dead, tests.expand, tests.follow_ups
     if model.is_dead(root) or dead(root):
         return Result(False, [], 1)
     removals = _removal_bound(model)
@@ -58,6 +55,7 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     wanted: dict[int, list[tuple[int, int]]] = {}
     heap = [(removals(root) + deal_bound(model, root, wanted), 0, counter, root)]
     nodes = 0
+    node_limit = budget.node_limit
     limit = ceiling if ceiling is not None else 1 << 30
     try:
         while heap:
@@ -65,11 +63,13 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
             g = -negg
             if depth.get(state, g) < g:
                 continue
+            if nodes >= node_limit:
+                raise OutOfBudget
             nodes += 1
             if model.is_win(state):
                 return Result(True, _line(model, parent, state), nodes)
             if not nodes % CHECK_EVERY:
-                budget.check(nodes)
+                budget.check_time()
             steps = expand(state)
             if fuse is not None:
                 steps = [fused for step in steps for fused in _fused(step, state, fuse)]
@@ -117,7 +117,7 @@ def deal_bound(
 
     ``cache`` keeps, per set of pyramid cards, the deck cards they need by rank.
     """
-    if model.sw.ps or model.sw.sw or model.sw.cs:
+    if model.flags.pyramid_stock or model.flags.stock_waste or model.flags.cell_stock:
         return 0
     board, lo = state[0], state[1]
     stock = board >> lo << lo
@@ -129,7 +129,7 @@ def deal_bound(
     if model.rules.win != "pyramid":
         reach = stock.bit_length()
     must = PYRAMID_ALL if model.rules.win == "pyramid" else alive
-    check = alive & must & ~model.sw.kings & ~stock
+    check = alive & must & ~model.flags.lone_kings & ~stock
     while check:
         low = check & -check
         check ^= low
@@ -210,7 +210,7 @@ def pyramid_moves(model: Model, state: State, cache: dict[tuple[int, int], int])
     found = cache.get(key)
     if found is not None:
         return found
-    sw, masks = model.sw, model.rank_masks
+    flags, masks = model.flags, model.rank_masks
     both = placed | parked
     edges = [0] * PYRAMID_ALL.bit_length()
     partners, related = model.partners, model.related
@@ -221,9 +221,13 @@ def pyramid_moves(model: Model, state: State, cache: dict[tuple[int, int], int])
         q = low.bit_length() - 1
         mates = partners[q] & both
         if low & parked:
-            edges[q] = mates & ((placed if sw.cp else 0) | (parked if sw.cc else 0))
+            edges[q] = mates & (
+                (placed if flags.cell_pyramid else 0) | (parked if flags.cell_cell else 0)
+            )
         else:
-            free = (placed & ~related[q] if sw.pp else 0) | (parked if sw.cp else 0)
+            free = (placed & ~related[q] if flags.pyramid_pyramid else 0) | (
+                parked if flags.cell_pyramid else 0
+            )
             edges[q] = mates & free
     total = (both & masks[13]).bit_count()
     for r in range(1, 7):
@@ -245,27 +249,11 @@ def _removal_bound(model: Model) -> Callable[[State], int]:
 Steps = list[tuple[StepMove, State]]
 
 
-def _tests(
-    model: Model,
-) -> tuple[
-    Callable[[State], bool], Callable[[State], Steps], Callable[[State, State], Steps] | None
-]:
-    """The dead test, the move generator and (one pass, a cell) the cell-move follow-ups of
-    :class:`~pyramid_widget.solver.prune.piles.PileCheck` where it applies; else a test that says
-    no, the model's own generator and no follow-ups."""
-    from pyramid_widget.solver.prune import piles as solver_piles
-
-    if solver_piles.applies(model):
-        check = solver_piles.PileCheck(model)
-        one_pass = model.rules.passes == 1 and bool(model.rules.cells)
-        return check.dead, check.expand, check.cell_follow_ups if one_pass else None
-    return _never, model.expand, None
-
-
 def _fused(
     step: tuple[StepMove, State], state: State, fuse: Callable[[State, State], Steps]
 ) -> Steps:
-    """A cell move's follow-ups as two-move steps (test 10); any other step as it is."""
+    """A cell move's follow-ups as two-move steps (rule ``cell-follow-up``); any other step
+    as it is."""
     move, nxt = step
     if move[0] == CELL and len(move) == 3:
         return fuse(state, nxt)

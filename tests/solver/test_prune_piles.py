@@ -11,6 +11,7 @@ from pyramid_widget import Game, get_rules
 from pyramid_widget.engine.rules import RuleSet
 from pyramid_widget.solver import Verdict, solve
 from pyramid_widget.solver.model import CELL, DRAW, PYRAMID_ALL, Model, State
+from pyramid_widget.solver.moves import expand
 from pyramid_widget.solver.prune.piles import PileCheck, applies
 from pyramid_widget.solver.prune.relax import FreeStock
 from tests.solver.test_exhaustive import reference
@@ -232,7 +233,9 @@ def test_burial_with_a_cell_by_masks_matches_the_card_by_card_walk() -> None:
 def test_one_pass_searches_share_the_positions_they_proved_lost() -> None:
     # depth_first's restarts (one pass) skip positions an earlier search proved lost: a
     # second search given that record agrees, searching fewer positions.
-    from pyramid_widget.solver.search import Budget, _dive, _piles_tests
+    from pyramid_widget.solver.decide_moves import _dive
+    from pyramid_widget.solver.prune.piles import select
+    from pyramid_widget.solver.search import Budget
 
     shared = 0
     for seed in range(40):
@@ -240,10 +243,11 @@ def test_one_pass_searches_share_the_positions_they_proved_lost() -> None:
         if game.is_over:
             continue
         model = Model.from_game(game)
-        dead, expand = _piles_tests(model)
+        tests = select(model)
+        dead, generate = tests.dead, tests.expand
         lost: set[State] = set()
-        first = _dive(model, dead, expand, Budget(None, None), None, 0, lost)
-        again = _dive(model, dead, expand, Budget(None, None), None, 0, lost)
+        first = _dive(model, dead, generate, Budget(None, None), None, 0, lost)
+        again = _dive(model, dead, generate, Budget(None, None), None, 0, lost)
         assert first.found is again.found is (reference(game) is not None), str(game)
         assert again.nodes <= first.nodes
         shared += again.nodes < first.nodes
@@ -261,7 +265,7 @@ def test_a_cell_move_goes_with_a_move_it_makes_possible() -> None:
     )
     model = Model.from_game(game)
     check = PileCheck(model)
-    cells = {move[1]: nxt for move, nxt in model.expand(model.root) if move[0] == CELL}
+    cells = {move[1]: nxt for move, nxt in expand(model, model.root) if move[0] == CELL}
     (step,) = check.cell_follow_ups(model.root, cells[21])
     assert [model.describe(step[0][i : i + 3]) for i in (0, 3)] == ["cell 8C", "5H+8C"]
     assert check.cell_follow_ups(model.root, cells[27]) == []
@@ -273,7 +277,7 @@ def test_a_cell_move_goes_with_a_move_it_makes_possible() -> None:
     )
     model = Model.from_game(piles)
     check = PileCheck(model)
-    (parked,) = [nxt for move, nxt in model.expand(model.root) if move[0] == CELL and move[1] > 27]
+    (parked,) = [nxt for move, nxt in expand(model, model.root) if move[0] == CELL and move[1] > 27]
     kinds = [step[0][3] for step in check.cell_follow_ups(model.root, parked)]
     assert kinds == [DRAW]
     check_against_plain_search(piles)

@@ -180,8 +180,15 @@ def test_counting_rule_two_cards_one_partner() -> None:
     game = Game.from_position("medium", pyramid=[None] * 26 + ["6H", "6C"], stock=["7D", "2S"])
     model = Model.from_game(game)
     assert model.is_dead(model.root) and solve(game).nodes == 1
-    alive = model.root[0]
-    assert dead_after(model, alive, 0) is False or model.is_dead(model.root)
+    # removing the 2S (no 6 or 7) leaves the same two 6s for the one 7: counting fails
+    two = model.rank_masks[2] & model.root[0]
+    assert dead_after(model, model.root[0] & ~two, two | model.rank_masks[7]) is True
+    # with a second 7 in play each 6 has its own partner
+    game = Game.from_position(
+        "medium", pyramid=[None] * 26 + ["6H", "6C"], stock=["7D", "2S", "7C"]
+    )
+    model = Model.from_game(game)
+    assert not model.is_dead(model.root) and solve(game).winnable
 
 
 def test_king_removal_is_the_only_move_offered() -> None:
@@ -324,3 +331,33 @@ def test_a_search_leaves_no_cyclic_garbage(rules: str) -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+# -- budgets (issue 14, item 9) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["medium", "hard", "relaxed", "apophis", "cheops", "egypt"])
+@pytest.mark.parametrize("limit", [1, 2, 7, 100, 1500])
+def test_a_node_limit_is_never_passed(rules: str, limit: int) -> None:
+    for deal in (3, 29):
+        for shortest in (False, True):
+            solution = solve(Game(rules, deal=deal), shortest=shortest, max_nodes=limit)
+            assert solution.nodes <= limit, (rules, deal, shortest, solution.nodes)
+
+
+def test_a_node_limit_of_zero_searches_nothing() -> None:
+    solution = solve(Game("medium", deal=7), max_nodes=0)
+    assert solution.verdict is Verdict.UNKNOWN and solution.nodes == 0
+
+
+@pytest.mark.parametrize("rules", ["medium", "relaxed", "egypt"])
+def test_shortest_mode_keeps_the_line_it_proved_when_the_budget_ends(rules: str) -> None:
+    deal = next(d for d in range(40) if solve(Game(rules, deal=d), max_nodes=20_000).winnable)
+    game = Game(rules, deal=deal)
+    decided = solve(game)
+    full = solve(game, shortest=True)
+    assert full.shortest and decided.nodes < full.nodes  # the A* needs nodes of its own
+    for limit in (decided.nodes, decided.nodes + 1):
+        cut = solve(game, shortest=True, max_nodes=limit)
+        assert cut.verdict is Verdict.WINNABLE and not cut.shortest and cut.nodes <= limit
+        assert cut.moves == decided.moves and replay_wins(game, cut)

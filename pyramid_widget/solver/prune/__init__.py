@@ -1,6 +1,244 @@
-"""Dead-position tests that let the solver skip positions from which no win exists.
+"""Dead-position tests and the table of every pruning rule of the solver.
 
-Each module states the precondition of its rule and the argument that it never drops a
-winnable position: :mod:`.relax` (the free-stock relaxation), :mod:`.dig` (how deep the last
-pass can dig the waste) and :mod:`.piles` (several waste piles and the free cell).
+:data:`PRUNING_RULES` is the one index: each rule has a stable id (docstrings cite it as
+"rule ``reach``"), a one-line statement, the precondition under which it is sound, and the
+functions that carry it out (a test checks that every one exists). The argument for each
+rule is in the docstring of its first function. The modules here hold the tests that look
+at a whole position: :mod:`.relax` (the free-stock relaxation), :mod:`.dig` (how deep the
+last pass can dig the waste) and :mod:`.piles` (several waste piles and the free cell).
+
+Every rule holds for any position :meth:`Game.from_position
+<pyramid_widget.engine.game.Game.from_position>` accepts, not only for deals: covering is
+taken along chains of cards actually in the pyramid (``Model.chains``), never from the full
+geometry (issue 14).
+
+>>> rule = RULES_BY_ID["reach"]
+>>> rule.where[0]
+'pyramid_widget.solver.model.needs_mask'
+>>> len(RULES_BY_ID) == len(PRUNING_RULES)
+True
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PruningRule:
+    """One pruning rule: ``id``, what it says, when it is sound, and where it lives."""
+
+    id: str
+    statement: str
+    precondition: str
+    where: tuple[str, ...]
+    """Dotted names of the functions (or methods) that carry it out, the argument first."""
+
+
+_S = "pyramid_widget.solver."
+
+PRUNING_RULES: tuple[PruningRule, ...] = (
+    PruningRule(
+        "kings-first",
+        "An available King that goes alone and pairs with nothing is removed at once, the "
+        "only move generated.",
+        "Kings go alone under sum-13 pairing. Outside the pyramid: one card a draw, or a "
+        "waste King on the last pass (taking a deck card away changes how later draws of "
+        "several cards group the rest); not in shortest mode under a pyramid-only win.",
+        (_S + "model.Switches", _S + "moves.expand", _S + "macro.candidates"),
+    ),
+    PruningRule(
+        "reach",
+        "A card that must go with no partner left that could ever meet it loses; a partner "
+        "it covers or that covers it through a chain of cards, or in a zone that never "
+        "pairs, cannot.",
+        "No free cell (with one, nothing is required here). Covering along chains of cards "
+        "present at the root, so any pyramid shape.",
+        (
+            _S + "model.needs_mask",
+            _S + "model.covering_chains",
+            _S + "model.Model.is_dead",
+            _S + "moves.dead_after",
+        ),
+    ),
+    PruningRule(
+        "hall",
+        "The cards that must go each need a partner of their own that they could meet (a "
+        "matching): per rank class under sum-13 pairing, over all cards under adjacent ranks.",
+        "As ``reach`` (it matches over ``Model.needs``).",
+        (_S + "model.own_partners", _S + "model.Model.counts_ok", _S + "moves.dead_after"),
+    ),
+    PruningRule(
+        "free-stock",
+        "If the pyramid cannot be cleared when every stock and waste card may be played at "
+        "any time, it cannot be cleared at all.",
+        "No cell, or (with the cell variant, rule ``pile-free-stock``) at most one.",
+        (_S + "prune.relax.FreeStock", _S + "prune.relax.free_stock_wins"),
+    ),
+    PruningRule(
+        "free-stock-saturated",
+        "In the free-stock game a card of a rank class whose deck holds a partner for every "
+        "pyramid card of the class is removed with a deck card at once.",
+        "Sum-13 pairing, no usable cell, pyramid cards may pair with deck cards.",
+        (_S + "prune.relax.FreeStock._saturated",),
+    ),
+    PruningRule(
+        "last-pass-burial",
+        "On the last pass a waste card with no partner left stays for good: the cards under "
+        "it are inert, and a pyramid card whose partners all lie there is lost.",
+        "One waste pile, no redeal left.",
+        (_S + "macro.buried_under", _S + "macro.buried", _S + "prune.dig.buried_by"),
+    ),
+    PruningRule(
+        "transposition",
+        "A position no better than one already searched (same cards, later pass or further "
+        "into the draw closure) is not searched again.",
+        "None (any position).",
+        (
+            _S + "decide_moves._dominated",
+            _S + "decide_moves.dominance",
+            _S + "decide_macro.macro_dive",
+        ),
+    ),
+    PruningRule(
+        "one-pass-lost",
+        "Positions one search proved lost are skipped by the later searches.",
+        "One pass (no position comes round again).",
+        (_S + "decide_moves.depth_first",),
+    ),
+    PruningRule(
+        "earliest-stop",
+        "A macro move tries a removal only at the earliest stop of the draw closure where "
+        "it is possible.",
+        "Macro moves: one waste pile, one card a draw, no cell, pyramid-only win.",
+        (_S + "macro.candidates",),
+    ),
+    PruningRule(
+        "forced-pair",
+        "A card that must go whose one partner left that could meet it is available with "
+        "it is removed with it at once, the only move.",
+        "Macro moves; built on ``reach``.",
+        (_S + "macro.candidates", _S + "macro._last_pass"),
+    ),
+    PruningRule(
+        "no-draw-past",
+        "No stop past the first point where a removal that must come (a King alone, or a "
+        "card's one partner) is possible.",
+        "Macro moves; built on ``reach`` and ``kings-first``.",
+        (_S + "macro.candidates", _S + "macro._last_pass"),
+    ),
+    PruningRule(
+        "dig",
+        "The waste cards a win removes are a prefix of today's waste from the top: some "
+        "depth must let every card that must go be matched, class by class.",
+        "One waste pile, last pass, sum-13 pairing.",
+        (_S + "prune.dig.dig_dead",),
+    ),
+    PruningRule(
+        "pile-partners",
+        "With a cell, a card that must go needs a partner left in play, Hall's condition "
+        "holding per rank class.",
+        "A move-by-move search with several piles or a cell.",
+        (_S + "prune.piles.PileCheck._partners_ok",),
+    ),
+    PruningRule(
+        "pile-stuck-cell",
+        "A card in a cell with no partner left never leaves; when every cell holds one, "
+        "the cell-free rules apply.",
+        "A cell.",
+        (_S + "prune.piles.PileCheck._stuck_in_cells", _S + "prune.piles.PileCheck._cell_usable"),
+    ),
+    PruningRule(
+        "pile-strict-needs",
+        "Without a usable cell, cards covering each other (chains of cards in the pyramid, or "
+        "order in a waste pile on the last pass) never meet.",
+        "No usable cell; pile order on the last pass only.",
+        (_S + "prune.piles.strict_needs", _S + "prune.piles.PileCheck._columns"),
+    ),
+    PruningRule(
+        "pile-burial",
+        "On the last pass a pile card that can never be removed buries the cards under it.",
+        "Several piles, last pass, no usable cell.",
+        (_S + "prune.piles.PileCheck._buried", _S + "prune.piles.PileCheck._stuck_from"),
+    ),
+    PruningRule(
+        "pile-burial-cell",
+        "With c usable cells, at most c cards with no partner ever leave the piles: from "
+        "the (c + 1)-th of a pile down, everything stays.",
+        "Several piles, last pass, usable cells.",
+        (_S + "prune.piles.PileCheck._buried_usable", _S + "prune.piles.PileCheck._stuck_from"),
+    ),
+    PruningRule(
+        "pile-free-stock",
+        "The free-stock game with the deck cards still live, an uncovered pyramid card "
+        "allowed into the cell.",
+        "At most one usable cell (the relaxed game has one).",
+        (_S + "prune.piles.PileCheck._free_ok",),
+    ),
+    PruningRule(
+        "forced-order",
+        "The order the removals are forced into (covering, pile order, partners' covers) "
+        "must have no cycle and leave every card a partner not forced before it.",
+        "Every card must go, no cell, last pass, several piles.",
+        (
+            _S + "prune.piles.PileCheck._deadlocked",
+            _S + "prune.piles._above",
+            _S + "prune.piles._peel",
+        ),
+    ),
+    PruningRule(
+        "pile-forced-pair",
+        "A card that must go whose single partner left is available with it: only that pair.",
+        "Last pass, no stock card available, no stall rule.",
+        (_S + "prune.piles.PileCheck.expand",),
+    ),
+    PruningRule(
+        "cell-follow-up",
+        "A cell move is searched only together with a next move that uses a card it freed.",
+        "One pass and a cell.",
+        (
+            _S + "prune.piles.PileCheck.cell_follow_ups",
+            _S + "decide_moves._dive",
+            _S + "shortest_moves._fused",
+        ),
+    ),
+    PruningRule(
+        "stock-king-barrier",
+        "Shortest mode never draws a King that goes alone and pairs with nothing: while one "
+        "is the stock top only removals at this stop are tried.",
+        "Shortest mode on macro moves, stock top available, no stall rule.",
+        (_S + "shortest_macro._king_barriers",),
+    ),
+    PruningRule(
+        "draw-dominance",
+        "Shortest mode skips a position another queued one reaches by draws at no greater cost.",
+        "Shortest mode on macro moves (across a redeal: no stall rule).",
+        (_S + "shortest_macro._Dominance",),
+    ),
+    PruningRule(
+        "bound-removals",
+        "A* bound: the removals still needed (pairs per rank class that can meet).",
+        "Admissible for any position (covering along chains of cards).",
+        (
+            _S + "search.lower_bound",
+            _S + "shortest_moves.pyramid_moves",
+            _S + "shortest_macro.Tables.removals",
+        ),
+    ),
+    PruningRule(
+        "bound-draws",
+        "A* bound: the draws still needed before partners in the stock come out.",
+        "No stock card available (played only once dealt).",
+        (_S + "shortest_moves.deal_bound", _S + "shortest_macro.draws_bound"),
+    ),
+    PruningRule(
+        "bound-extra",
+        "A* bound: the moves beyond the removals that the deck cards to be played cost.",
+        "Macro moves, sum-13 pairing, pyramid-only win.",
+        (_S + "shortest_macro.extra_bound",),
+    ),
+)
+"""Every pruning rule of the solver, by stable id (see the module docstring)."""
+
+RULES_BY_ID: dict[str, PruningRule] = {rule.id: rule for rule in PRUNING_RULES}
+""":data:`PRUNING_RULES` by id."""

@@ -33,7 +33,7 @@ True
 
 from __future__ import annotations
 
-from pyramid_widget.solver.model import PYRAMID_ALL, Model, _matching
+from pyramid_widget.solver.model import PYRAMID_ALL, Model, matching
 
 ALL_THRESHOLDS = (1 << 64) - 1
 """Threshold masks reach past every deck slot (52 cards, 64 leaves room)."""
@@ -78,7 +78,7 @@ def _class_thresholds(model: Model, cards: int, stock: int) -> int:
         floor = (top << 1) - 1 if top else 0  # thresholds <= the next card's slot
         want = must | prefix
         allowed = pyramid | prefix | stock
-        if all(not want & side or _matching(want & side, needs, allowed) for side in sides):
+        if all(not want & side or matching(want & side, needs, allowed) for side in sides):
             result |= upper & ~floor
         if not top:
             return result

@@ -3,20 +3,24 @@
 The generic generator (:mod:`pyramid_widget.solver.moves`) prunes with the static tables of
 :class:`~pyramid_widget.solver.model.Model`, which require nothing at all once a free cell is
 in play and know nothing of waste piles. :class:`PileCheck` adds tests that look at the
-whole position; :func:`pyramid_widget.solver.search.depth_first` and
-:func:`pyramid_widget.solver.shortest_moves.a_star` skip every position it calls dead. Each test only drops positions from which no win exists, so
-verdicts, lines and shortest lengths are unchanged (the tests cross-check with a plain
-search). The arguments:
+whole position; :func:`select` hands them to
+:func:`pyramid_widget.solver.decide_moves.depth_first` and
+:func:`pyramid_widget.solver.shortest_moves.a_star`, which skip every position it calls
+dead. Each test only drops positions from which no win exists, so verdicts, lines and
+shortest lengths are unchanged (the tests cross-check with a plain search). The rules (ids
+of :data:`pyramid_widget.solver.prune.PRUNING_RULES`) and their arguments:
 
-1. **Cards that must go, with a cell.** The pyramid win still needs every pyramid card
-   (Kings that go alone aside) removed, in the pyramid or parked in the cell, and a removal
-   takes one card and one partner. Any partner still in play may meet it (one of the two
-   may step into the cell), so a required card with no partner left in play is lost, and
-   Hall's condition must hold per rank class (:func:`_counts_ok`).
-2. **A stuck cell.** A card in the cell with no partner left in play never leaves it (a
-   card leaves the cell only by removal), so the cell is gone for the rest of the game and
-   the cell-free arguments below apply.
-3. **Cell-free needs.** Without a usable cell a card leaves the pyramid or a waste pile
+- ``pile-partners``: **Cards that must go, with a cell.** The pyramid win still needs every
+  pyramid card (Kings that go alone aside) removed, in the pyramid or parked in a cell, and
+  a removal takes one card and one partner. Any partner still in play may meet it (one of
+  the two may step into a cell), so a required card with no partner left in play is lost,
+  and Hall's condition must hold per rank class (:func:`_counts_ok`).
+- ``pile-stuck-cell``: **A stuck cell.** A card in a cell with no partner left in play
+  never leaves it (a card leaves a cell only by removal), so it is gone for every partner
+  test; once every cell holds such a card, no card can step into a cell again and the
+  cell-free arguments below apply. (Every cell is looked at: with two cells, one stuck card
+  once made the other cell's card count as stuck too.)
+- ``pile-strict-needs``: **Cell-free needs.** Without a usable cell a card leaves the pyramid or a waste pile
    only by removal, so a card and a card that covers it are never available together:
    pyramid covering as in :func:`~pyramid_widget.solver.model.needs_mask`, and, on the last
    pass, the order of a waste pile (a card above another in the same pile). On the last
@@ -25,35 +29,36 @@ search). The arguments:
    pile ``(j % draw_count) % waste_piles``, above every card on that pile. Stacking only
    changes by removals then, which keep the order of the rest, so a relation found now
    holds for the rest of the game.
-4. **Burial on the last pass.** A pile card with no cell-free partner left that could ever
+- ``pile-burial``: **Burial on the last pass.** A pile card with no cell-free partner left that could ever
    be removed never leaves its pile (without a usable cell); once it lies on a waste pile
    the cards under it are never available again, so they count as gone for every partner
    test (a stock card buries nothing yet: the cards it will land on may go before it). This is iterated to a
    fixpoint (a card buried or stuck can itself be nobody's partner).
-5. **Burial with a usable cell.** A pile card with no partner left at all (that could
-   ever be available) can leave its pile only into the cell, where it then stays for good;
-   so at most one such card ever leaves any pile. In a pile holding two of them, the lower
-   one can leave only after the upper one, which is then in the cell for good: the lower one
-   and everything under it stay.
-6. **Free stock** (:mod:`pyramid_widget.solver.prune.relax`): the pyramid must be clearable when
+- ``pile-burial-cell``: **Burial with usable cells.** A pile card with no partner left at
+  all (that could ever be available) can leave its pile only into a cell, where it then
+  stays for good; so with ``c`` cells at most ``c`` such cards ever leave the piles. In a
+  pile holding more of them, the next one down can leave only after those above it, which
+  are then in the cells for good: it and everything under it stay.
+- ``pile-free-stock``: **Free stock** (:mod:`pyramid_widget.solver.prune.relax`): the pyramid must be clearable when
    every deck card not buried may be played at any time; with a usable cell, the relaxed
-   game may also park an uncovered pyramid card in the cell (:class:`~pyramid_widget.
-   solver_relax.FreeStock`).
-7. **Forced order** (every card must go, no cell, last pass). A card goes after every card
+   game may also park an uncovered pyramid card in the cell
+   (:class:`~pyramid_widget.solver.prune.relax.FreeStock`). It has one cell: with several
+   usable cells the test is left out.
+- ``forced-order``: **Forced order** (every card must go, no cell, last pass). A card goes after every card
    covering it now (pyramid covering, or higher in its waste pile), and together with a partner it
    could meet, so also after every card that covers *all* those partners. Each such
    relation holds in every winning line, so a cycle of them (``x`` before ``y`` before ...
    before ``x``) means there is none, and so does a card all of whose partners must go
    before it (through any chain of these relations): it goes at the same time as one. Example: two piles holding a 5 above an 8 each, the
    other 5s and 8s gone: each 5 must pair with the 8 of the other pile, under the other 5.
-9. **Forced pairs** (last pass, no stock card available, no stall rule; a move ordering
+- ``pile-forced-pair``: **Forced pairs** (last pass, no stock card available, no stall rule; a move ordering
    that loses nothing). When a card that must go has a single partner left in play, every
    winning line removes the two together. If both are available now, doing it at once is
    as good: the rest of the line stays legal without them (cards only ever become
    available by others leaving; draws deal onto the piles by count, not by what lies
    there; a cell they would have used is empty instead; no redeal follows), moves that
    touch them are dropped, and the line gets no longer. So the search tries only that pair.
-10. **A card goes to the cell only for what it frees** (decision search, one pass;
+- ``cell-follow-up``: **A card goes to the cell only for what it frees** (decision search, one pass;
    :meth:`PileCheck.cell_follow_ups`). Moving a card ``x`` into the cell makes some cards
    newly available: those it uncovered in the pyramid, or the card under it on its pile.
    In a winning line, let ``y`` be the move right after ``cell x``. If ``y`` pairs ``x``,
@@ -69,7 +74,7 @@ search). The arguments:
    which every cell move is followed at once by a move using a card it freed, or (a pile
    card) by the draw or redeal that would have buried it. The search therefore takes
    ``cell x`` only together with such a next move. Where the next moves are restricted
-   (Kings first; forced pairs, test 9) a win is still kept: a King or forced pair of the
+   (rule ``kings-first``; forced pairs, rule ``pile-forced-pair``) a win is still kept: a King or forced pair of the
    position after ``cell x`` that was available before would have been the only move
    there, so no cell move was offered; hence it uses a freed card. The transposition table
    needs the successors to depend on the position alone and no position to come round:
@@ -89,6 +94,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
 from pyramid_widget.solver.model import (
     CELL,
     DRAW,
@@ -98,18 +107,55 @@ from pyramid_widget.solver.model import (
     REDEAL,
     Model,
     State,
-    _matching,
+    matching,
     needs_mask,
     starved_in,
     uncovered,
 )
+from pyramid_widget.solver.moves import expand as single_moves
 from pyramid_widget.solver.prune.relax import BLOCKED, EMPTY, LIMIT, FreeStock, _GiveUp
+from pyramid_widget.solver.search import never
+
+Steps = list[tuple[tuple[int, ...], State]]
 
 
 def applies(model: Model) -> bool:
     """Whether the move-by-move search of ``model`` gets these tests: several waste piles or
     a free cell (one plain pile is the macro search's, or covered by the static tables)."""
     return not model.macro and (model.rules.waste_piles > 1 or bool(model.rules.cells))
+
+
+@dataclass(frozen=True)
+class PileTests:
+    """What a move-by-move search uses (:func:`select`): the dead-end test, the move
+    generator and, with one pass and a cell, the cell moves' follow-ups (``None`` else)."""
+
+    dead: Callable[[State], bool]
+    expand: Callable[[State], Steps]
+    follow_ups: Callable[[State, State], Steps] | None
+    check: PileCheck | None
+    """The tests' :class:`PileCheck`, ``None`` where they do not apply."""
+
+
+def select(model: Model) -> PileTests:
+    """The one place the move-by-move searches (:mod:`pyramid_widget.solver.decide_moves`,
+    :mod:`pyramid_widget.solver.shortest_moves`) get their tests: :class:`PileCheck`'s where
+    they apply (:func:`applies`), else a test that never fires and the plain generator of
+    :mod:`pyramid_widget.solver.moves`.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> medium = Model.from_game(Game("medium", deal=1))
+    >>> select(medium).check is None, select(medium).follow_ups is None
+    (True, True)
+    >>> egypt = Model.from_game(Game("egypt", deal=1))
+    >>> select(egypt).check is not None, select(egypt).follow_ups is not None
+    (True, True)
+    """
+    if not applies(model):
+        return PileTests(never, partial(single_moves, model), None, None)
+    check = PileCheck(model)
+    one_pass = model.rules.passes == 1 and bool(model.rules.cells)
+    return PileTests(check.dead, check.expand, check.cell_follow_ups if one_pass else None, check)
 
 
 class PileCheck:
@@ -144,8 +190,8 @@ class PileCheck:
         """Cache of :meth:`_columns`: the pile each stock card will land on, per stock."""
 
     def expand(self, state: State) -> list[tuple[tuple[int, ...], State]]:
-        """The model's moves, or only a forced pair when there is one (test 9)."""
-        moves = self.model.expand(state)
+        """The model's moves, or only a forced pair when there is one (rule ``pile-forced-pair``)."""
+        moves = single_moves(self.model, state)
         if not self.forcing or state[4] < self.forcing:
             return moves
         alive = state[0] | state[3]
@@ -161,7 +207,7 @@ class PileCheck:
         return moves
 
     def cell_follow_ups(self, state: State, parked: State) -> list[tuple[tuple[int, ...], State]]:
-        """Test 10: for ``parked``, the position after a cell move from ``state``, the
+        """Rule ``cell-follow-up``: for ``parked``, the position after a cell move from ``state``, the
         moves of ``parked`` (from :meth:`expand`) that use a card the cell move made
         available, or (when the card came from a pile) draw or redeal, each as one step
         ``(cell move + move, position after both)``."""
@@ -170,8 +216,8 @@ class PileCheck:
         fresh = now & ~self._available(state)
         from_pile = not card & PYRAMID_ALL
         board, lo, _, _, pno, _ = parked
-        sw = self.model.sw
-        deals = board >> lo or sw.passes is None or pno < sw.passes  # a draw or a redeal
+        flags = self.model.flags
+        deals = board >> lo or flags.passes is None or pno < flags.passes  # a draw or a redeal
         if self.one_cell and not (from_pile and deals):
             # only pairs or Kings with a freed card can follow: are there any?
             rest, partners, hope = fresh, self.loose, fresh & self.lone
@@ -200,7 +246,7 @@ class PileCheck:
         cell, and the stock top where it is available."""
         board, lo, piles, cells, _, _ = state
         out = uncovered(board & PYRAMID_ALL, self.uncovered_cache) | cells
-        if self.model.sw.piles > 1:
+        if self.model.flags.piles > 1:
             for pile in piles:
                 if pile:
                     out |= 1 << (pile.bit_length() - 1)
@@ -209,7 +255,7 @@ class PileCheck:
             if waste:
                 out |= 1 << (waste.bit_length() - 1)
         stock = board >> lo << lo
-        if stock and self.model.sw.stock_top:
+        if stock and self.model.flags.stock_top:
             out |= stock & -stock
         return out
 
@@ -230,7 +276,7 @@ class PileCheck:
         if not self._free_ok(state, live, usable):
             return True
         # with a usable cell the free-stock game already pairs every card that must go
-        # with its own partner (tests 1), unless it gave up
+        # with its own partner (rule ``pile-partners``), unless it gave up
         relaxed = usable and self.one_cell and self.free.spent <= LIMIT
         if (
             (gone or self.cell_rules)
@@ -241,7 +287,7 @@ class PileCheck:
         return bool(cols) and self.all_required and self._deadlocked(cols, waste, live)
 
     def _deadlocked(self, cols: list[int], waste: int, live: int) -> bool:
-        """Test 7: whether the forced order of removals has a cycle, or leaves some card
+        """Rule ``forced-order``: whether the forced order of removals has a cycle, or leaves some card
         only partners that must all go before it (every live card must go, no cell, last
         pass)."""
         above = _above(self.model.chains, cols, waste, live)
@@ -280,7 +326,7 @@ class PileCheck:
         return False
 
     def _partners_ok(self, want: int, needs: list[int], live: int, usable: bool) -> bool:
-        """Every card of ``want`` has a partner in ``live`` (tests 1 and 3), Hall's condition
+        """Every card of ``want`` has a partner in ``live`` (rules ``pile-partners`` and ``pile-strict-needs``), Hall's condition
         holding. (Without a cell and with nothing buried, the model's own tables already
         checked this on the way here: :func:`pyramid_widget.solver.moves.dead_after`.)"""
         if starved_in(want, needs, live):
@@ -288,7 +334,7 @@ class PileCheck:
         return not self.sum13 or _counts_ok(self.model.rank_masks, want, needs, live, not usable)
 
     def _stuck_in_cells(self, cells: int, alive: int) -> int:
-        """The cards in the cells that can never leave them (test 2): no King that goes
+        """The cards in the cells that can never leave them (rule ``pile-stuck-cell``): no King that goes
         alone, and no partner left in play (a card leaves a cell only by removal)."""
         stuck = 0
         rest = cells & ~self.lone
@@ -308,8 +354,9 @@ class PileCheck:
 
     def _buried(self, cols: list[int], waste: int, stuck: int, alive: int, usable: bool) -> int:
         """The cards that can never be available again, on the last pass: without a usable
-        cell, a pile card that can never be removed and every card under it (test 4); with
-        one, everything from the *second* such card of a pile down (test 5). ``-1`` when a
+        cell, a pile card that can never be removed and every card under it (rule ``pile-burial``); with
+        cells, everything from the card after the first ``cells`` such cards of a pile down
+        (rule ``pile-burial-cell``). ``-1`` when a
         card that must go is among them."""
         gone = stuck  # cards in a cell for good (with one cell: only when it is not usable)
         if not cols:
@@ -390,15 +437,15 @@ class PileCheck:
         """On the last pass: per waste pile, the slots that are or will be on it (pile cards
         and, when the stock top is not available, the stock cards that will land on it)."""
         board, lo, piles, _, pno, _ = state
-        sw = self.model.sw
-        if sw.passes is None or pno < sw.passes or sw.piles < 2:
+        flags = self.model.flags
+        if flags.passes is None or pno < flags.passes or flags.piles < 2:
             return []
         cols = list(piles)
-        if not sw.stock_top:
+        if not flags.stock_top:
             stock = board >> lo << lo
             lands = self.stock_cols.get(stock)
             if lands is None:
-                lands = self.stock_cols[stock] = _landing(stock, sw.draw, sw.piles)
+                lands = self.stock_cols[stock] = _landing(stock, flags.draw, flags.piles)
             for i, more in enumerate(lands):
                 cols[i] |= more
         return cols
@@ -411,7 +458,7 @@ class PileCheck:
             return True
         parked = cells & live  # a stuck cell card is gone: the cell is then blocked
         if parked.bit_count() > 1 or (usable and not self.one_cell):
-            return True  # the free-stock game has one cell (test 6's precondition)
+            return True  # the free-stock game has one cell (rule ``pile-free-stock``)
         free = self.free
         if free.spent > LIMIT:
             return True  # the free-stock game gave up: it prunes nothing
@@ -516,6 +563,6 @@ def _counts_ok(rank_masks: list[int], want: int, needs: list[int], live: int, ma
             continue
         if mine.bit_count() > (live & rank_masks[13 - x]).bit_count():
             return False
-        if match and not _matching(mine, needs, live):
+        if match and not matching(mine, needs, live):
             return False
     return True

@@ -25,8 +25,7 @@ from __future__ import annotations
 
 from pyramid_widget.engine.cards import KING, rank
 from pyramid_widget.engine.layout import SIZE
-from pyramid_widget.solver.model import PYRAMID_ALL, Model, uncovered
-from pyramid_widget.solver.moves import _UNCOVERED
+from pyramid_widget.solver.model import PYRAMID_ALL, UNCOVERED, Model, uncovered
 
 
 def applies(model: Model) -> bool:
@@ -173,7 +172,7 @@ class FreeStock:
     def _try(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
         """Moves of each uncovered pyramid card."""
         partners = self.model.partners
-        unc = uncovered(pyr, _UNCOVERED)
+        unc = uncovered(pyr, UNCOVERED)
         if self.saturating and cell == BLOCKED:
             low = self._saturated(pyr, left, unc)
             if low:
