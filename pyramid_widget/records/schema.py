@@ -28,7 +28,7 @@ from typing import TypeVar
 T = TypeVar("T")
 BUSY_TIMEOUT_MS = 30_000
 
-CURRENT_VERSION = 3
+CURRENT_VERSION = 4
 APPLICATION_ID = 0x50597257
 """``PRAGMA application_id`` of a records file (the bytes ``PYrW``), from schema version 3."""
 
@@ -69,6 +69,7 @@ def create_current(conn: sqlite3.Connection) -> None:
     """Create the current schema in an empty database (inside the caller's transaction)."""
     for statement in _TABLES_V3:
         conn.execute(statement)
+    _v3_to_v4(conn)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {CURRENT_VERSION}")
 
@@ -109,7 +110,17 @@ def _v2_to_v3(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(conn: sqlite3.Connection) -> None:
+    """``games.assisted``: 1 for a game in which the solver played moves or gave its winning
+    hint (such a game never counts toward wins, streaks or bests); older games were not."""
+    conn.execute("ALTER TABLE games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+    3: _v3_to_v4,
+}
 """``MIGRATIONS[v]`` turns a version ``v`` file into version ``v + 1``."""
 
 

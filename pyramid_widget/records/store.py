@@ -120,7 +120,9 @@ class Stats:
 
     ``best_time`` is the fastest won game in seconds (``None`` before the first win);
     ``best_rounds`` is the longest run of completed rounds (``egypt``; 0 for the others).
-    Abandoned games count as played and not won, so they end a streak.
+    Abandoned games count as played and not won, so they end a streak. ``assisted`` counts
+    the games in which the solver played moves or gave its winning hint: they are kept apart
+    and never count as played, won, toward a streak, a best score or a best time.
 
     >>> Stats.empty("hard").win_pct
     0.0
@@ -135,11 +137,12 @@ class Stats:
     best_score: int | None
     best_time: float | None
     best_rounds: int
+    assisted: int = 0
 
     @classmethod
     def empty(cls, rules: str) -> Stats:
         """Statistics of a rule set with no games."""
-        return cls(rules, 0, 0, 0.0, 0, 0, None, None, 0)
+        return cls(rules, 0, 0, 0.0, 0, 0, None, None, 0, 0)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (for the widget and ``pyramid-widget stats --json``)."""
@@ -389,11 +392,13 @@ class Records:
 
     # -- finished games ------------------------------------------------------------------
 
-    def record_game(self, game: Game, *, when: str | None = None) -> int:
+    def record_game(self, game: Game, *, when: str | None = None, assisted: bool = False) -> int:
         """Store a finished game and return its id.
 
         The result is the game's status: ``"won"``, ``"lost"``, or ``"abandoned"`` for a game
         still in play (the player started another). ``when`` (ISO 8601 text) defaults to now.
+        ``assisted``: the solver played moves or gave its winning hint in this game; it is
+        kept apart in :meth:`stats` (never a win, a streak or a best).
         Raises :class:`RecordsError`, storing nothing, for a game whose fields cannot be
         stored as they are (an edited save); the store goes on writing the next games.
 
@@ -404,12 +409,15 @@ class Records:
         >>> records.games()[0].result
         'lost'
         """
-        row = rows.game_row(game, when)
+        if not isinstance(assisted, bool):
+            raise RecordsError(f"assisted must be True or False, got {type(assisted).__name__}")
+        row = (*rows.game_row(game, when), int(assisted))
 
         def insert(conn: sqlite3.Connection) -> int:
             cursor = conn.execute(
                 "INSERT INTO games (rules, rules_json, deal, deal_number, result, score, seconds,"
-                " moves, rounds, finished_at, game_json) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                " moves, rounds, finished_at, game_json, assisted)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 row,
             )
             return int(cursor.lastrowid or 0)
@@ -454,11 +462,17 @@ class Records:
         >>> s = records.stats("easy")
         >>> s.played, s.won, s.win_pct, s.current_streak, s.best_streak
         (4, 3, 75.0, 1, 2)
+        >>> solved = Game.from_position("easy", pyramid=[None] * 27 + ["KH"])
+        >>> _ = solved.play("KH"); _ = records.record_game(solved, assisted=True)
+        >>> s = records.stats("easy")
+        >>> s.played, s.won, s.current_streak, s.assisted
+        (4, 3, 1, 1)
         """
         name = getattr(rules, "name", rules)
         rows.check_query(name, "rule set name")
         found = self._read(
-            "SELECT result, score, seconds, rounds FROM games WHERE rules = ? ORDER BY id",
+            "SELECT result, score, seconds, rounds, assisted FROM games WHERE rules = ?"
+            " ORDER BY id",
             (name,),
         )
         return _aggregate(str(name), found)
@@ -558,13 +572,15 @@ def _fresh_name(conn: sqlite3.Connection, rules: str) -> str:
 
 
 def _aggregate(rules: str, rows: list[tuple[Any, ...]]) -> Stats:
-    if not rows:
-        return Stats.empty(rules)
+    own = [row[:4] for row in rows if not row[4]]
+    assisted = len(rows) - len(own)
+    if not own:
+        return Stats(rules, 0, 0, 0.0, 0, 0, None, None, 0, assisted)
     streak = best_streak = won = 0
     best_score: int | None = None
     best_time: float | None = None
     best_rounds = 0
-    for result, score, seconds, rounds in rows:
+    for result, score, seconds, rounds in own:
         streak = streak + 1 if result == "won" else 0
         best_streak = max(best_streak, streak)
         best_score = score if best_score is None else max(best_score, score)
@@ -572,9 +588,11 @@ def _aggregate(rules: str, rows: list[tuple[Any, ...]]) -> Stats:
         if result == "won":
             won += 1
             best_time = seconds if best_time is None else min(best_time, seconds)
-    played = len(rows)
+    played = len(own)
     pct = round(100.0 * won / played, 1)
-    return Stats(rules, played, won, pct, streak, best_streak, best_score, best_time, best_rounds)
+    return Stats(
+        rules, played, won, pct, streak, best_streak, best_score, best_time, best_rounds, assisted
+    )
 
 
 def _rules_order(name: str) -> tuple[int, str]:
