@@ -28,7 +28,7 @@ from typing import TypeVar
 T = TypeVar("T")
 BUSY_TIMEOUT_MS = 30_000
 
-CURRENT_VERSION = 4
+CURRENT_VERSION = 5
 APPLICATION_ID = 0x50597257
 """``PRAGMA application_id`` of a records file (the bytes ``PYrW``), from schema version 3."""
 
@@ -70,6 +70,7 @@ def create_current(conn: sqlite3.Connection) -> None:
     for statement in _TABLES_V3:
         conn.execute(statement)
     _v3_to_v4(conn)
+    _v4_to_v5(conn)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {CURRENT_VERSION}")
 
@@ -116,10 +117,25 @@ def _v3_to_v4(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0")
 
 
+def _v4_to_v5(conn: sqlite3.Connection) -> None:
+    """``lesson_progress``: per learner, each lesson step done by the learner (``done``) or
+    played by "Show me" (``shown``), keyed by the lesson's title and the step's index."""
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS lesson_progress (
+        learner TEXT NOT NULL,
+        lesson TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        how TEXT NOT NULL CHECK (how IN ('done', 'shown')),
+        marked_at TEXT NOT NULL,
+        PRIMARY KEY (learner, lesson, step))"""
+    )
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _v1_to_v2,
     2: _v2_to_v3,
     3: _v3_to_v4,
+    4: _v4_to_v5,
 }
 """``MIGRATIONS[v]`` turns a version ``v`` file into version ``v + 1``."""
 

@@ -543,12 +543,53 @@ class Records:
         if not self._write(lambda conn: conn.execute(sql, (name,)).rowcount):
             raise UnknownSavedGameError(self._unknown_text(name))
 
+    # -- lesson progress -----------------------------------------------------------------
+
+    def lesson_marks(self, learner: str) -> dict[tuple[str, int], str]:
+        """``{(lesson title, step index): "done" | "shown"}`` for ``learner``.
+
+        >>> with Records(":memory:") as records:
+        ...     records.mark_lesson_step("ada", "Kings clear alone", 2, "done")
+        ...     records.lesson_marks("ada"), records.lesson_marks("bob")
+        ({('Kings clear alone', 2): 'done'}, {})
+        """
+        _check_learner(learner)
+        found = self._read(
+            "SELECT lesson, step, how FROM lesson_progress WHERE learner = ?", (learner,)
+        )
+        return {(lesson, int(step)): how for lesson, step, how in found}
+
+    def mark_lesson_step(self, learner: str, lesson: str, step: int, how: str) -> None:
+        """Mark step ``step`` of ``lesson`` ``"done"`` (by the learner) or ``"shown"`` (by
+        "Show me") for ``learner``; a done step stays done. Raises :class:`RecordsError`
+        for a mark that is not one of those or a key of the wrong type."""
+        _check_learner(learner)
+        if not isinstance(lesson, str) or not lesson:
+            raise RecordsError(f"a lesson title must be non-empty text, got {lesson!r}")
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < 10_000:
+            raise RecordsError(f"a lesson step is a number 0..9999, got {step!r}")
+        if how not in ("done", "shown"):
+            raise RecordsError(f"a lesson step is marked 'done' or 'shown', got {how!r}")
+        when = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        sql = (
+            "INSERT INTO lesson_progress (learner, lesson, step, how, marked_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (learner, lesson, step) DO UPDATE SET"
+            " how = CASE WHEN how = 'done' THEN 'done' ELSE excluded.how END,"
+            " marked_at = excluded.marked_at"
+        )
+        self._write(lambda conn: conn.execute(sql, (learner, lesson, step, how, when)))
+
     def _unknown_text(self, name: str) -> str:
         names = [saved.name for saved in self.saved_games()]
         listing = (
             "there are " + ", ".join(map(repr, names)) if names else "there are no saved games"
         )
         return f"no saved game named {name!r}; {listing}"
+
+
+def _check_learner(learner: object) -> None:
+    if not isinstance(learner, str) or not learner.strip() or len(learner) > 200:
+        raise RecordsError(f"a learner's name must be non-empty text, got {learner!r}")
 
 
 def _not_ours(target: Path) -> str:

@@ -89,7 +89,7 @@ def test_a_version_2_file_migrates_and_then_takes_big_deal_numbers(tmp_path: Pat
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         indexes = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     conn.close()
-    assert (version, app, CURRENT_VERSION) == (4, APPLICATION_ID, 4)
+    assert (version, app, CURRENT_VERSION) == (5, APPLICATION_ID, 5)
     assert ("games_by_rules",) in indexes
 
 
