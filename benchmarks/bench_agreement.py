@@ -1,0 +1,84 @@
+"""Statistical agreement runs of the solver, too large for the test suite (issue 13).
+
+Run before a solver change lands: ``.venv/bin/python benchmarks/bench_agreement.py
+[--deals 200] [--any-shape 300] [--presets medium egypt ...]``. Seeded, so two runs print
+the same counts (node budgets, not time limits, decide what is settled).
+
+1. Decision mode against shortest mode alone on ``--deals`` random numbered deals per
+   preset (:func:`tests.solver.test_agreement.compare`): deals tried, settled by both
+   modes, winnable among them, disagreements. Settled counts of a healthy solver, 200
+   deals: about 175 for hard, relaxed and apophis, 100-120 for easy, medium and egypt,
+   about 70 for cheops; fewer means a search got weaker, any disagreement is a bug.
+2. The solver against the plain exhaustive search on ``--any-shape`` random positions of
+   any shape per rule set (:func:`tests.solver.test_any_shape.agreement`): cases, winnable,
+   failures.
+
+Exit status 1 when anything disagrees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pyramid_widget import PRESETS
+from tests.solver.test_agreement import Agreement, compare, deals
+from tests.solver.test_any_shape import RULES, agreement
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run both agreement checks and print one table each."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200, help="numbered deals per preset")
+    parser.add_argument("--any-shape", type=int, default=300, help="positions per rule set")
+    parser.add_argument("--presets", nargs="+", default=sorted(PRESETS))
+    parser.add_argument(
+        "--seed", type=int, default=1, help="any-shape seed (the suite uses 20260514)"
+    )
+    args = parser.parse_args(argv)
+    bad = 0
+    if args.deals:
+        print(f"decision vs shortest mode, {args.deals} deals per preset")
+        print("| preset   | tried | settled | winnable | disagree | seconds |")
+        print("|----------|------:|--------:|---------:|---------:|--------:|")
+        for preset in args.presets:
+            started = time.perf_counter()
+            tally = Agreement()
+            for number in deals(preset, args.deals):
+                compare(preset, number, tally)
+            bad += len(tally.disagreements)
+            print(
+                f"| {preset:<8} | {tally.tried:>5} | {tally.settled:>7} | {tally.winnable:>8} | "
+                f"{len(tally.disagreements):>8} | {time.perf_counter() - started:>7.1f} |",
+                flush=True,
+            )
+            for line in tally.disagreements:
+                print("   ", line)
+    if args.any_shape:
+        print(f"\nsolver vs plain search, {args.any_shape} any-shape positions per rule set")
+        print("| rule set       | cases | winnable | failures | seconds |")
+        print("|----------------|------:|---------:|---------:|--------:|")
+        cases = failures = 0
+        for name in sorted(RULES):
+            started = time.perf_counter()
+            result = agreement(name, args.any_shape, args.seed)
+            cases += result.cases
+            failures += len(result.failures)
+            print(
+                f"| {name:<14} | {result.cases:>5} | {result.winnable:>8} | "
+                f"{len(result.failures):>8} | {time.perf_counter() - started:>7.1f} |",
+                flush=True,
+            )
+            for line in result.failures:
+                print("   ", line)
+        print(f"any shape: {cases} cases, {failures} failures")
+        bad += failures
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
