@@ -12,6 +12,9 @@ the same counts (node budgets, not time limits, decide what is settled).
 2. The solver against the plain exhaustive search on ``--any-shape`` random positions of
    any shape per rule set (:func:`tests.solver.test_any_shape.agreement`): cases, winnable,
    failures.
+3. The same on ``--small`` deal-shaped small positions per rule set
+   (:func:`tests.solver.test_exhaustive.small_position`, seeds from 1000; shortest mode on
+   every third), the suite's sample of 40 per rule set made larger.
 
 Exit status 1 when anything disagrees.
 """
@@ -28,6 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pyramid_widget import PRESETS
 from tests.solver.test_agreement import Agreement, compare, deals
 from tests.solver.test_any_shape import RULES, agreement
+from tests.solver.test_exhaustive import RULES as SMALL_RULES
+from tests.solver.test_exhaustive import _check, small_position
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200, help="numbered deals per preset")
     parser.add_argument("--any-shape", type=int, default=300, help="positions per rule set")
+    parser.add_argument("--small", type=int, default=60, help="deal-shaped positions per rule set")
     parser.add_argument("--presets", nargs="+", default=sorted(PRESETS))
     parser.add_argument(
         "--seed", type=int, default=1, help="any-shape seed (the suite uses 20260514)"
@@ -76,6 +82,23 @@ def main(argv: list[str] | None = None) -> int:
             for line in result.failures:
                 print("   ", line)
         print(f"any shape: {cases} cases, {failures} failures")
+        bad += failures
+    if args.small:
+        print(f"\nsolver vs plain search, {args.small} deal-shaped small positions per rule set")
+        print("| rule set       | cases | failures |")
+        print("|----------------|------:|---------:|")
+        failures = 0
+        for name in sorted(SMALL_RULES):
+            wrong = 0
+            for seed in range(1000, 1000 + args.small):
+                try:
+                    _check(small_position(SMALL_RULES[name], seed), shortest=seed % 3 == 0)
+                except AssertionError as problem:
+                    wrong += 1
+                    print("   ", name, seed, problem)
+            failures += wrong
+            print(f"| {name:<14} | {args.small:>5} | {wrong:>8} |", flush=True)
+        print(f"deal-shaped: {args.small * len(SMALL_RULES)} cases, {failures} failures")
         bad += failures
     return 1 if bad else 0
 

@@ -4,6 +4,7 @@ The reference below knows nothing of the solver's encoding, macro moves or pruni
 plays engine moves on engine ``Game`` copies, breadth first, and remembers positions by what
 the engine shows (pyramid, stock, waste piles, cells, pass, and whether the pass removed
 anything). It is exhaustive, so its verdict is the truth and its depth the fewest moves.
+The larger sample (60 more positions per rule set) is ``benchmarks/bench_agreement.py``.
 """
 
 from __future__ import annotations
@@ -121,11 +122,3 @@ def test_shortest_matches_plain_search(name: str) -> None:
     rules = RULES[name]
     for seed in range(100, 115):
         _check(small_position(rules, seed), shortest=True)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(RULES))
-def test_many_small_positions(name: str) -> None:
-    rules = RULES[name]
-    for seed in range(1000, 1060):
-        _check(small_position(rules, seed), shortest=seed % 3 == 0)

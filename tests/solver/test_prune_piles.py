@@ -1,5 +1,6 @@
-"""The dead-position tests for several waste piles and the free cell (solver_piles), each on
-a small hand-built position where it fires, and all of them against a plain search."""
+"""The dead-position tests for several waste piles and the free cell
+(:mod:`pyramid_widget.solver.prune.piles`; rule ids of ``PRUNING_RULES``), each on a small
+hand-built position where it fires, and all of them against a plain search."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_only_piles_and_cells_get_the_tests() -> None:
 
 
 def test_cell_required_card_without_partner() -> None:
-    # Test 1: with a cell, a pyramid card still needs a partner left somewhere.
+    # Rule pile-partners: with a cell, a pyramid card still needs a partner left somewhere.
     alive = Game.from_position("egypt", pyramid=pyramid(p26="5H", p27="8C"), stock=["2D"])
     assert not dead(alive)
     lost = Game.from_position("egypt", pyramid=pyramid(p26="5H", p27="2C"), stock=["2D"])
@@ -65,14 +66,14 @@ def test_cell_required_card_without_partner() -> None:
 
 
 def test_cell_counting() -> None:
-    # Test 1, Hall's condition: two 5s to clear and a single 8 left.
+    # Rule pile-partners, Hall's condition: two 5s to clear and a single 8 left.
     game = Game.from_position("egypt", pyramid=pyramid(p26="5H", p27="5C"), stock=["8D", "2S"])
     assert dead(game)
     check_against_plain_search(game)
 
 
 def test_stuck_cell_makes_covering_partners_useless() -> None:
-    # Test 2 and 3: the 5H at 21 covers nothing, the 8C at 15 lies under it (position 15
+    # Rules pile-stuck-cell and pile-strict-needs: the 5H at 21 covers nothing, the 8C at 15 lies under it (position 15
     # is covered by 21 and 22). With an empty cell the 5H can wait there for the 8C;
     # with a cell card that can never go, it cannot.
     cards = pyramid(p15="8C", p21="5H", p22="KS")
@@ -84,7 +85,7 @@ def test_stuck_cell_makes_covering_partners_useless() -> None:
 
 
 def test_burial_without_cell() -> None:
-    # Test 4: the 3C can never go (no Ten left), so the 8D under it never comes free.
+    # Rule pile-burial: the 3C can never go (no Ten left), so the 8D under it never comes free.
     buried = Game.from_position(
         ONE_PASS_PILES, pyramid=pyramid(p27="5H"), wastes=[["8D", "3C"], []]
     )
@@ -104,7 +105,7 @@ def test_a_stock_card_buries_nothing_yet() -> None:
 
 
 def test_burial_with_a_usable_cell() -> None:
-    # Test 5: the 4C may step into the cell, but then the 3C under it stays, and so does
+    # Rule pile-burial-cell: the 4C may step into the cell, but then the 3C under it stays, and so does
     # the 8D under that.
     two = Game.from_position(
         "egypt", pyramid=pyramid(p27="5H"), wastes=[["8D", "3C", "4C"], [], []]
@@ -117,7 +118,7 @@ def test_burial_with_a_usable_cell() -> None:
 
 
 def test_free_stock_with_a_cell() -> None:
-    # Test 6: the 5H (position 15) lies under the 8C and the 8D; one 8 may wait in the
+    # Rule pile-free-stock: the 5H (position 15) lies under the 8C and the 8D; one 8 may wait in the
     # cell, the other finds no 5 and stays on the 5H.
     cards = pyramid(p15="5H", p21="8C", p22="8D")
     game = Game.from_position("egypt", pyramid=cards, stock=["5D"])
@@ -140,7 +141,7 @@ def test_free_stock_lets_a_king_pair_where_it_pairs_with_others() -> None:
 
 
 def test_forced_order_cycle() -> None:
-    # Test 7 (apophis, last pass): each 5 lies on an 8; each 5 can only pair with the 8
+    # Rule forced-order (apophis, last pass): each 5 lies on an 8; each 5 can only pair with the 8
     # under the other 5, so neither pair can go first.
     game = Game.from_position(
         "apophis", pyramid=pyramid(), wastes=[["8D", "5H"], ["8C", "5S"], []], pass_number=2
@@ -204,7 +205,7 @@ def test_agrees_with_plain_search_on_stacked_piles(rules: str) -> None:
 
 
 def test_burial_with_a_cell_by_masks_matches_the_card_by_card_walk() -> None:
-    # Test 5 works a pile at a time with rank masks under sum-13 pairing; the card-by-card
+    # Rule pile-burial-cell works a pile at a time with rank masks under sum-13 pairing; the card-by-card
     # walk (used for other pairings) must give the same cards on every position searched.
     fired = 0
     for seed in range(60):
@@ -257,7 +258,7 @@ def test_one_pass_searches_share_the_positions_they_proved_lost() -> None:
 
 
 def test_a_cell_move_goes_with_a_move_it_makes_possible() -> None:
-    # Test 10: parking the 8C (position 21) uncovers the 5H (position 15), which pairs with
+    # Rule cell-follow-up: parking the 8C (position 21) uncovers the 5H (position 15), which pairs with
     # it, so the cell move comes with that pair; parking the 2C uncovers nothing, so it
     # comes with nothing (the draw is no reason: a pyramid card is never buried).
     game = Game.from_position(
@@ -284,7 +285,7 @@ def test_a_cell_move_goes_with_a_move_it_makes_possible() -> None:
 
 
 def test_cell_steps_agree_with_plain_search() -> None:
-    # Test 10 on more small stacked egypt positions than the test above.
+    # Rule cell-follow-up on more small stacked egypt positions than the test above.
     for seed in range(100, 160):
         game = small_pile_position(get_rules("egypt"), seed)
         if not game.is_over:
