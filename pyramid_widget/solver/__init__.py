@@ -22,15 +22,15 @@ stock index, the pass number; :mod:`pyramid_widget.solver.model`), whose tuple i
 canonical key of the position in a transposition table. The design is two by two
 (:mod:`pyramid_widget.solver.search` has what the four share):
 
-================ ========================================== ==========================================
-                 move by move (:mod:`~.moves`)              removal to removal (:mod:`~.macro`)
-================ ========================================== ==========================================
-decide           :mod:`pyramid_widget.solver.decide_moves`  :mod:`pyramid_widget.solver.decide_macro`
-shortest         :mod:`pyramid_widget.solver.shortest_moves` :mod:`pyramid_widget.solver.shortest_macro`
-================ ========================================== ==========================================
+- decide, move by move: :mod:`pyramid_widget.solver.decide_moves`
+- decide, removal to removal: :mod:`pyramid_widget.solver.decide_macro`
+- shortest, move by move: :mod:`pyramid_widget.solver.shortest_moves`
+- shortest, removal to removal: :mod:`pyramid_widget.solver.shortest_macro`
 
-Macro moves (draw up to a point, then remove) apply with one waste pile, one card a draw,
-no cell and a pyramid-only win. Decision mode is a depth-first search that expands each key
+The move-by-move searches use the generator of :mod:`pyramid_widget.solver.moves`, the
+removal-to-removal ones the macro moves of :mod:`pyramid_widget.solver.macro` (draw up to
+a point, then remove), which apply with one waste pile, one card a draw, no cell and a
+pyramid-only win. Decision mode is a depth-first search that expands each key
 once; shortest mode first decides (so an unwinnable deal is proved by the fast search) and
 then runs A* with an admissible bound, capped by the length of the line already found.
 
