@@ -22,15 +22,18 @@ from pyramid_widget.lessons.builtin import (
     PAIRS_TO_13,
     REDEALS,
     THE_WASTE,
+    WHOLE_GAME,
     Goal,
     Lesson,
     Step,
     at,
+    both,
     game_lost,
     on_pass,
     on_top,
     pyramid_cleared,
     removed,
+    undone,
 )
 from pyramid_widget.lessons.runner import LessonRunner
 
@@ -55,6 +58,7 @@ __all__ = [
     "PAIRS_TO_13",
     "REDEALS",
     "THE_WASTE",
+    "WHOLE_GAME",
     "Goal",
     "Lesson",
     "LessonError",
@@ -62,9 +66,11 @@ __all__ = [
     "LessonWidget",
     "Step",
     "at",
+    "both",
     "game_lost",
     "on_pass",
     "on_top",
     "pyramid_cleared",
     "removed",
+    "undone",
 ]

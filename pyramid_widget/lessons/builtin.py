@@ -1,4 +1,4 @@
-"""Lessons as data: the five built-in lessons of docs/RULES.md section 5, and what a teacher needs
+"""Lessons as data: the six built-in lessons (the five of docs/RULES.md section 5 and a whole game), and what a teacher needs
 to write another one (:class:`Lesson`, :class:`Step`, :func:`at` and the goals).
 
 A step is one small teaching moment on the real board: a hand-made position (only the cards
@@ -8,7 +8,7 @@ worked" text and the demo move(s) that "Show me" plays. The data model lives in
 :mod:`pyramid_widget.lessons.model`; everything is re-exported here.
 
 >>> [lesson.title for lesson in LESSONS]
-['Pairs to 13', 'Kings clear alone', 'Covered cards', 'The waste', 'The stock and redeals']
+['Pairs to 13', 'Kings clear alone', 'Covered cards', 'The waste', 'The stock and redeals', 'A whole game']
 >>> first = LESSONS[0].steps[0]
 >>> first.prompt, first.accept
 ('Which card pairs with this Five? Click the Five, then its partner.', ('5H+8C',))
@@ -23,6 +23,8 @@ A lesson of your own, in a notebook cell:
 
 from __future__ import annotations
 
+from pyramid_widget.engine.cards import card_str
+from pyramid_widget.engine.game import Game
 from pyramid_widget.lessons.model import (
     MISTAKE_KINDS,
     Goal,
@@ -30,11 +32,13 @@ from pyramid_widget.lessons.model import (
     LessonError,
     Step,
     at,
+    both,
     game_lost,
     on_pass,
     on_top,
     pyramid_cleared,
     removed,
+    undone,
 )
 
 __all__ = [
@@ -45,16 +49,19 @@ __all__ = [
     "PAIRS_TO_13",
     "REDEALS",
     "THE_WASTE",
+    "WHOLE_GAME",
     "Goal",
     "Lesson",
     "LessonError",
     "Step",
     "at",
+    "both",
     "game_lost",
     "on_pass",
     "on_top",
     "pyramid_cleared",
     "removed",
+    "undone",
 ]
 
 # -- the five built-in lessons (docs/RULES.md section 5) -------------------------------------------
@@ -102,7 +109,10 @@ PAIRS_TO_13 = Lesson(
             "A Queen is worth 12 and an Ace is worth 1. Pair the Queen.",
             {at(7, 2): "QH", at(7, 4): "3D", at(7, 6): "AS", at(7, 7): "5C"},
             accept=["AS+QH"],
-            mistakes={"no-match": "{reason}. A Queen (12) needs an Ace (1)."},
+            mistakes={
+                "3D+QH": "{reason}. A Queen (12) needs an Ace (1).",
+                "5C+QH": "{reason}. A Queen (12) needs an Ace (1).",
+            },
             why="Queen = 12 and Ace = 1: 12 + 1 = 13.",
         ),
         Step(
@@ -131,7 +141,9 @@ PAIRS_TO_13 = Lesson(
             mistakes={
                 "5H+8C": "5 + 8 = 13 pairs in classic Pyramid, but not under cheops: there, "
                 "ranks must be the same or next to each other (a Five pairs with 4, 5 or 6).",
-                "no-match": "{reason}. Under cheops a Five pairs with a 4, a 5 or a 6.",
+                "5H+TS": "{reason}. Under cheops a Five pairs with a 4, a 5 or a 6.",
+                "no-match": "{reason}. Under cheops two cards pair only when their ranks are the "
+                "same or next to each other.",
             },
             why="Four and Five are next to each other, so under cheops they pair. (Ranks do not "
             "wrap: an Ace pairs with an Ace or a Two, never with a King.)",
@@ -346,7 +358,8 @@ REDEALS = Lesson(
     intro="The face-down stock feeds the waste one card at a time. When it runs out you may "
     "turn the waste over and go through it again (a redeal), as often as the rules allow.",
     summary="Each draw buries the previous waste card. medium allows three passes (two "
-    "redeals), hard one, easy any number, as long as every pass removes something.",
+    "redeals) and hard one. easy allows any number, but a game there is lost when a whole pass "
+    "removed nothing and, with the stock empty, nothing can be removed.",
     steps=[
         Step(
             "Click the stock (the face-down pile) to draw a card onto the waste.",
@@ -409,16 +422,17 @@ REDEALS = Lesson(
             "and the game is over.",
         ),
         Step(
-            "Under easy, redeals never run out, but a pass that removes nothing ends the game. "
-            "This pass has removed nothing yet: draw the last card.",
+            "Under easy, redeals never run out, but a game is lost when a whole pass removed "
+            "nothing and, once the stock is empty, no pair or King can go. This pass has removed "
+            "nothing yet: draw the last card.",
             {at(7, 2): "7D", at(7, 5): "9C"},
             rules="easy",
             stock=["8H"],
             wastes=[["4C", "JS"]],
             pass_number=2,
             accept=["draw"],
-            why="The whole pass removed nothing and no pair is possible, so the easy stall rule "
-            "ends the game even though redeals are unlimited.",
+            why="The whole pass removed nothing, and with the stock empty no pair or King can "
+            "go, so the easy stall rule ends the game even though redeals are unlimited.",
         ),
         Step(
             "Under easy again: remove the pair first, then draw the last card and redeal.",
@@ -427,15 +441,132 @@ REDEALS = Lesson(
             stock=["8H"],
             wastes=[["4C", "JS"]],
             pass_number=2,
-            goal=on_pass(3),
+            goal=both(removed("6C", "7D"), on_pass(3)),
             allow=["pair", "draw", "redeal"],
             demo=["6C+7D", "draw", "redeal"],
-            progress="Good. Now empty the stock and redeal.",
-            why="This pass removed a pair, so the stall rule does not apply: under easy you may "
-            "redeal again and again, as long as each pass removes something.",
+            progress="Good. Remove the pair, empty the stock and redeal.",
+            why="The pair is gone and a new pass has begun. Under easy you may redeal again and "
+            "again: the stall rule ends a game only when a whole pass removed nothing and no "
+            "pair or King can go once the stock is empty, and this pass had the Six and the "
+            "Seven to remove.",
         ),
     ],
 )
 
-#: The five built-in lessons of docs/RULES.md section 5, in order.
-LESSONS: tuple[Lesson, ...] = (PAIRS_TO_13, KINGS, COVERED_CARDS, THE_WASTE, REDEALS)
+# -- lesson 6: a whole game -------------------------------------------------------------------
+
+#: The guided game: a real deal (``hard``, deal 268) that the solver wins in 32 moves, its
+#: shortest line; ``tests/lessons`` checks both against the solver.
+WHOLE_GAME_RULES, WHOLE_GAME_DEAL = "hard", 268
+_DEAL = Game(WHOLE_GAME_RULES, WHOLE_GAME_DEAL)
+_DEAL_PYRAMID = [None if c is None else card_str(c) for c in _DEAL.pyramid]
+_DEAL_STOCK = [card_str(c) for c in _DEAL.stock]
+WHOLE_GAME_LINE = [
+    "4C+9D",
+    "3C+TC",
+    "2D+JC",
+    "2H+JH",
+    "KH",
+    "draw",
+    "4D+9S",
+    "draw",
+    "draw",
+    "draw",
+    "draw",
+    "draw",
+    "6C+7S",
+    "3D+TS",
+    "AC+QD",
+    "6D+7D",
+    "KD",
+    "draw",
+    "draw",
+    "3S+TD",
+    "4H+9H",
+    "6H+7C",
+    "KC",
+    "draw",
+    "draw",
+    "AH+QH",
+    "draw",
+    "draw",
+    "4S+9C",
+    "AD+QS",
+    "draw",
+    "5S+8S",
+]
+
+WHOLE_GAME = Lesson(
+    "A whole game",
+    intro="Now all of it together: a real deal, the tools to take a move back, and a full game "
+    "from the first move to the win.",
+    summary="You played a whole game: pairs to 13, Kings alone, covered cards, the waste and the "
+    "stock. Undo takes a move back; some deals cannot be won however well you play.",
+    steps=[
+        Step(
+            "This is a whole deal under hard: 28 cards in the pyramid, 24 face down in the "
+            "stock, one pass. You win when the pyramid is empty. Start with a pair of the bottom "
+            "row.",
+            _DEAL_PYRAMID,
+            stock=_DEAL_STOCK,
+            rules=WHOLE_GAME_RULES,
+            accept=["4C+9D", "3C+TC"],
+            demo=["4C+9D"],
+            mistakes={
+                "draw": "Not yet: the bottom row already has pairs that make 13. Drawing first "
+                "would bury cards you may need.",
+            },
+            why="A pair of the bottom row leaves, and the cards above it come closer to being "
+            "uncovered. The goal is always the same: empty the pyramid.",
+        ),
+        Step(
+            "Take a move back: remove the Five and the Eight, then press Undo on the board.",
+            {at(7, 2): "5H", at(7, 4): "8C", at(7, 6): "KS"},
+            goal=undone(),
+            allow=["pair", "king"],
+            demo=["5H+8C", "undo"],
+            controls=["undo"],
+            progress="Now press Undo (above the board) to take it back.",
+            why="Undo takes back the last move (draws count too; up to 100 moves here). "
+            "Restart step below sets the whole position up again.",
+        ),
+        Step(
+            "Not every deal can be won. Each Nine needs the Four, but the Four is covered by "
+            "the Nines. Draw the stock card and see.",
+            {at(6, 1): "4S", at(7, 1): "9D", at(7, 2): "9H"},
+            stock=["2C"],
+            rules="hard",
+            goal=game_lost(),
+            allow=["draw"],
+            demo=["draw"],
+            why="No move is left, so the game is lost, and it was lost from the start: the Four "
+            "can only leave with a Nine, and both Nines wait for the Four. Some deals are like "
+            "that; the solver (Truth, in 00_play) can prove it.",
+        ),
+        Step(
+            "Now play the whole deal. The solver watches every move and tells you at once if one "
+            "throws the win away. Clear the pyramid.",
+            _DEAL_PYRAMID,
+            stock=_DEAL_STOCK,
+            rules=WHOLE_GAME_RULES,
+            goal=pyramid_cleared(),
+            allow=["any"],
+            demo=WHOLE_GAME_LINE,
+            controls=["undo"],
+            solver_checks=True,
+            progress="Good: the win is still in hand.",
+            why="The pyramid is empty: you won a whole game of Pyramid from the first move to "
+            "the last.",
+        ),
+    ],
+)
+
+#: The built-in lessons, in order: the five of docs/RULES.md section 5 and a whole game.
+LESSONS: tuple[Lesson, ...] = (
+    PAIRS_TO_13,
+    KINGS,
+    COVERED_CARDS,
+    THE_WASTE,
+    REDEALS,
+    WHOLE_GAME,
+)

@@ -33,13 +33,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from pyramid_widget.engine.cards import Card, parse_card
+from pyramid_widget.engine.cards import Card, card_long_name, card_str, parse_card
+from pyramid_widget.engine.describe import sentence
 from pyramid_widget.engine.game import Game
-from pyramid_widget.engine.layout import position
+from pyramid_widget.engine.layout import position, row_col
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import RuleSet, get_rules
-from pyramid_widget.errors import InvalidMoveError, LessonError
+from pyramid_widget.errors import IllegalMoveError, InvalidCardError, InvalidMoveError, LessonError
 
 __all__ = [
     "MISTAKE_KINDS",
@@ -48,11 +49,13 @@ __all__ = [
     "LessonError",
     "Step",
     "at",
+    "both",
     "game_lost",
     "on_pass",
     "on_top",
     "pyramid_cleared",
     "removed",
+    "undone",
 ]
 
 #: Kinds of mistake a step may explain, besides exact move texts. ``illegal`` catches every
@@ -153,17 +156,50 @@ def game_lost() -> Goal:
     return Goal(lambda g: g.status is Status.LOST, "the game is over")
 
 
+def undone() -> Goal:
+    """Success once a move has been taken back and the board is back at the step's start
+    (for a step that teaches Undo; the runner tests goals after an undo too).
+
+    >>> game = Game.from_position("medium", pyramid=[None] * 26 + ["5H", "8C"])
+    >>> _ = game.play("5H+8C"); before = undone()(game); _ = game.undo()
+    >>> before, undone()(game)
+    (False, True)
+    """
+    return Goal(lambda g: g.moves == 0 and g.can_redo, "the move is taken back")
+
+
+def both(first: Goal, second: Goal) -> Goal:
+    """Success once both goals hold.
+
+    >>> both(removed("6C"), on_pass(3))
+    Goal('6C are removed, and pass 3 has begun')
+    """
+    return Goal(lambda g: first(g) and second(g), f"{first.text}, and {second.text}")
+
+
 def _cards(names: Sequence[str]) -> list[Card]:
     return [parse_card(n) for n in names]
 
 
+def lesson_error(text: str) -> LessonError:
+    """A :class:`LessonError` with ``text`` that a notebook shows as that one line, without
+    the library's traceback frames (IPython shows ``_render_traceback_()`` instead)."""
+    error = LessonError(text)
+    setattr(error, "_render_traceback_", lambda: [f"LessonError: {text}"])  # noqa: B010
+    return error
+
+
+#: What ``demo`` may hold besides move texts: ``"undo"`` takes the last move back.
+DEMO_WORDS = ("undo",)
+
+
 def _move_text(text: str, what: str) -> str:
     if not isinstance(text, str):
-        raise LessonError(f"{what} must be move text like '5H+8C', 'KD' or 'draw', got {text!r}")
+        raise lesson_error(f"{what} must be move text like '5H+8C', 'KD' or 'draw', got {text!r}")
     try:
         return str(Move.parse(text))
     except InvalidMoveError as exc:
-        raise LessonError(f"{what}: {exc}") from None
+        raise lesson_error(f"{what}: {exc}") from None
 
 
 def _slots(pyramid: Mapping[int, str] | Sequence[str | None]) -> tuple[str | None, ...]:
@@ -171,11 +207,11 @@ def _slots(pyramid: Mapping[int, str] | Sequence[str | None]) -> tuple[str | Non
         slots: list[str | None] = [None] * 28
         for pos, card in pyramid.items():
             if not isinstance(pos, int) or not 0 <= pos < 28:
-                raise LessonError(f"pyramid positions are 0..27 (use at(row, col)), got {pos!r}")
+                raise lesson_error(f"pyramid positions are 0..27 (use at(row, col)), got {pos!r}")
             slots[pos] = card
         return tuple(slots)
     if isinstance(pyramid, str) or len(pyramid) != 28:
-        raise LessonError("pyramid must be a dict {position: card} or a list of 28 slots")
+        raise lesson_error("pyramid must be a dict {position: card} or a list of 28 slots")
     return tuple(pyramid)
 
 
@@ -183,7 +219,7 @@ def _mistake_keys(mistakes: Mapping[str, str]) -> Mapping[str, str]:
     out: dict[str, str] = {}
     for key, text in mistakes.items():
         if not isinstance(text, str) or not text.strip():
-            raise LessonError(f"the explanation for mistake {key!r} must be a non-empty text")
+            raise lesson_error(f"the explanation for mistake {key!r} must be a non-empty text")
         if key in MISTAKE_KINDS:
             out[key] = text
             continue
@@ -191,7 +227,7 @@ def _mistake_keys(mistakes: Mapping[str, str]) -> Mapping[str, str]:
             out[str(Move.parse(key))] = text
         except InvalidMoveError:
             kinds = ", ".join(MISTAKE_KINDS)
-            raise LessonError(
+            raise lesson_error(
                 f"mistake key {key!r} is neither a move like 'QH+AS' nor one of: {kinds}"
             ) from None
     return MappingProxyType(out)
@@ -204,6 +240,44 @@ def _allowed(words: Sequence[str]) -> tuple[str, ...]:
     )
 
 
+def _where(zone: str, index: int) -> str:
+    if zone == "pyramid":
+        row, col = row_col(index)
+        return f"row {row + 1} column {col + 1}"
+    return {"stock": "the stock", "waste": f"waste pile {index + 1}", "cell": "the cell"}[zone]
+
+
+def _placed(
+    pyramid: Sequence[str | None],
+    stock: Sequence[str],
+    wastes: Sequence[Sequence[str]],
+    cells: Sequence[str | None],
+) -> dict[Card, str]:
+    """Where each card of a hand-made position lies; a card placed twice or a name that is
+    no card raises one :class:`LessonError` naming it and its places."""
+    places: list[tuple[object, str]] = [
+        (c, _where("pyramid", i)) for i, c in enumerate(pyramid) if c is not None
+    ]
+    places += [(c, _where("stock", 0)) for c in stock]
+    places += [(c, _where("waste", i)) for i, pile in enumerate(wastes) for c in pile]
+    places += [(c, _where("cell", 0)) for c in cells if c is not None]
+    seen: dict[Card, str] = {}
+    for name, where in places:
+        try:
+            card = parse_card(name) if isinstance(name, str) else None
+        except InvalidCardError as exc:
+            raise lesson_error(f"{where} holds {name!r}: {exc}") from None
+        if card is None:
+            raise lesson_error(f"{where} holds {name!r}: cards are texts like '5H'")
+        if card in seen:
+            raise lesson_error(
+                f"the {card_long_name(card)} ({card_str(card)}) is placed twice: at "
+                f"{seen[card]} and at {where}"
+            )
+        seen[card] = where
+    return seen
+
+
 @dataclass(frozen=True, eq=False)
 class Step:
     """One step of a lesson: a position, a prompt, what counts as success, explanations.
@@ -214,8 +288,12 @@ class Step:
     The step is done after a move in ``accept``, or after any move once ``goal(game)`` is
     true. Moves in ``allow`` (texts, or kinds such as ``"draw"``/``"pair"``/``"any"``) may be
     made along the way; every other move is refused and explained, leaving the position as
-    it was. ``demo`` (default: the only accepted move) is what "Show me" plays.
-    Raises :class:`LessonError` (a ``ValueError``) for anything that cannot be taught.
+    it was. ``demo`` (default: the only accepted move; ``"undo"`` takes a move back) is what
+    "Show me" plays. ``controls``: board buttons the step teaches besides Help (``"undo"``).
+    ``solver_checks``: after each of the learner's moves the exact solver checks that the
+    win is still in hand, and the first move that throws it away is explained.
+    Raises :class:`LessonError` (a ``ValueError``) for anything that cannot be taught,
+    naming the move, the card and why.
     """
 
     prompt: str
@@ -232,18 +310,27 @@ class Step:
     cells: Sequence[str | None] = ()
     pass_number: int = 1
     progress: str = "Good. Keep going."
+    controls: Sequence[str] = ()
+    solver_checks: bool = False
 
     def __post_init__(self) -> None:
+        __tracebackhide__ = True
         if not isinstance(self.prompt, str) or not self.prompt.strip():
-            raise LessonError("a step needs a prompt (one sentence saying what to do)")
+            raise lesson_error("a step needs a prompt (one sentence saying what to do)")
         accept = tuple(_move_text(m, "accept entries") for m in self.accept)
         if not accept and self.goal is None:
-            raise LessonError(f"step {self.prompt!r} needs accept=[moves] or a goal")
-        demo = tuple(_move_text(m, "demo entries") for m in self.demo)
+            raise lesson_error(f"step {self.prompt!r} needs accept=[moves] or a goal")
+        demo = tuple(m if m in DEMO_WORDS else _move_text(m, "demo entries") for m in self.demo)
         if not demo and len(accept) == 1:
             demo = accept
         if not demo:
-            raise LessonError(f"step {self.prompt!r} needs demo=[moves] for 'Show me'")
+            raise lesson_error(f"step {self.prompt!r} needs demo=[moves] for 'Show me'")
+        unknown = [c for c in self.controls if c not in STEP_CONTROLS]
+        if isinstance(self.controls, str) or unknown:
+            raise lesson_error(
+                f"step {self.prompt!r}: controls are a list of {list(STEP_CONTROLS)}, "
+                f"got {self.controls!r}"
+            )
         setattr_ = object.__setattr__
         setattr_(self, "rules", get_rules(self.rules))
         setattr_(self, "pyramid", _slots(self.pyramid))
@@ -254,12 +341,14 @@ class Step:
         setattr_(self, "stock", tuple(self.stock))
         setattr_(self, "wastes", tuple(tuple(p) for p in self.wastes))
         setattr_(self, "cells", tuple(self.cells))
+        setattr_(self, "controls", tuple(self.controls))
+        _placed(self.pyramid, self.stock, self.wastes, self.cells)  # type: ignore[arg-type]
         try:
             game = self.new_game()
         except ValueError as exc:
-            raise LessonError(f"step {self.prompt!r}: bad position: {exc}") from None
+            raise lesson_error(f"step {self.prompt!r}: bad position: {exc}") from None
         if game.is_over:
-            raise LessonError(f"step {self.prompt!r}: the position is over ({game.status_reason})")
+            raise lesson_error(f"step {self.prompt!r}: {_over_text(game)}")
 
     def new_game(self) -> Game:
         """A fresh :class:`~pyramid_widget.engine.game.Game` on this step's position."""
@@ -281,14 +370,134 @@ class Step:
         kind = "pair" if move.kind is MoveKind.PAIR else move.kind.value
         return any(w in ("any", kind, str(move)) for w in self.allow)
 
-    def is_done(self, game: Game, move: Move) -> bool:
-        """Whether the step is complete after ``move`` was played, leaving ``game``."""
-        return self.accepts(move) or (self.goal is not None and bool(self.goal(game)))
+    def permits(self, move: Move) -> bool:
+        """Whether the step lets ``move`` be played (accepted, or allowed and not a mistake)."""
+        return self.accepts(move) or (str(move) not in self.mistakes and self.allows(move))
+
+    def is_done(self, game: Game, move: Move | None) -> bool:
+        """Whether the step is complete after ``move`` was played (``None``: a move was taken
+        back), leaving ``game``."""
+        accepted = move is not None and self.accepts(move)
+        return accepted or (self.goal is not None and bool(self.goal(game)))
+
+    @property
+    def first_row(self) -> int:
+        """The top row (1..7) of the pyramid cards this step uses (cards only ever leave).
+
+        >>> Step("Pair them.", {at(7, 1): "5H", at(7, 2): "8C"}, accept=["5H+8C"]).first_row
+        7
+        """
+        rows = [row_col(i)[0] + 1 for i, c in enumerate(self.pyramid) if c is not None]
+        return min(rows, default=7)
+
+    @property
+    def uses_piles(self) -> bool:
+        """Whether the step has a stock or waste to show (else the board shows neither)."""
+        rules = get_rules(self.rules)
+        return bool(self.stock or any(self.wastes) or rules.cells)
+
+    @property
+    def uses_redeals(self) -> bool:
+        """Whether the step is about redeals (else the board hides "Redeals left")."""
+        words = (*self.accept, *self.allow, *self.demo, *self.mistakes)
+        return self.pass_number > 1 or any(w in ("redeal", "no-redeal", "any") for w in words)
+
+
+#: Board buttons a step may teach (see :attr:`Step.controls`); Help is always there.
+STEP_CONTROLS = ("undo", "redo", "hint")
+
+
+def _over_text(game: Game) -> str:
+    if game.status is Status.WON:
+        return "the position is already won (there is nothing left to do)"
+    return f"the position has no legal move, so the game is lost before it starts ({game.status_reason})"
+
+
+def _short(prompt: str) -> str:
+    return prompt if len(prompt) <= 40 else prompt[:37].rstrip() + "..."
+
+
+def _check_step(step: Step, where: str) -> None:
+    """Check one step of a lesson: every move it names is about cards in its position and
+    can be played at some point of its demo, and its demo completes it. Raises one
+    :class:`LessonError` line naming the step, the move, the card and why."""
+    game = step.new_game()
+    placed = set(_placed(step.pyramid, step.stock, step.wastes, step.cells))  # type: ignore[arg-type]
+    named = [("accept move", m) for m in step.accept]
+    named += [("demo move", m) for m in step.demo if m not in DEMO_WORDS]
+    named += [("mistake", m) for m in step.mistakes if m not in MISTAKE_KINDS]
+    named += [("allow entry", m) for m in step.allow if m not in MOVE_KIND_WORDS]
+    for what, text in named:
+        for card in Move.parse(text).cards:
+            if card not in placed:
+                raise lesson_error(
+                    f"{where}: {what} {text!r} names the {card_long_name(card)} "
+                    f"({card_str(card)}), which is not in the step's position"
+                )
+    for text in step.accept:
+        if text in step.mistakes:
+            raise lesson_error(
+                f"{where}: {text!r} is both accepted and explained as a mistake; an accepted "
+                "move is never explained, so remove it from mistakes"
+            )
+    seen = [game.copy()]
+    for index, text in enumerate(step.demo):
+        if text == "undo":
+            if not game.can_undo:
+                raise lesson_error(f"{where}: demo step {index + 1} undoes, but no move was made")
+            game.undo()
+            seen.append(game.copy())
+            continue
+        move = Move.parse(text)
+        refusal = game.refusal(move)
+        if refusal is not None:
+            raise lesson_error(
+                f"{where}: demo move {index + 1} ({text!r}) is refused: {sentence(refusal.words)}"
+            )
+        if not step.permits(move):
+            raise lesson_error(
+                f"{where}: demo move {index + 1} ({text!r}) is neither accepted nor allowed "
+                "by the step (add it to accept or allow)"
+            )
+        try:
+            game.play(move)
+        except IllegalMoveError as exc:  # the rules agree above; kept for safety
+            raise lesson_error(f"{where}: demo move {text!r} is refused: {exc.reason}") from None
+        seen.append(game.copy())
+        done = step.is_done(game, move)
+        if done and index < len(step.demo) - 1:
+            raise lesson_error(
+                f"{where}: the step is done after demo move {index + 1} ({text!r}), before "
+                "the end of its demo"
+            )
+    last = step.demo[-1]
+    if not step.is_done(game, None if last == "undo" else Move.parse(last)):
+        raise lesson_error(f"{where}: the demo {list(step.demo)} does not complete the step")
+    for text in step.accept:
+        move = Move.parse(text)
+        if all(g.refusal(move) is not None for g in seen):
+            refusal = step.new_game().refusal(move)
+            why = sentence(refusal.words) if refusal is not None else ""
+            raise lesson_error(
+                f"{where}: accept move {text!r} can never be played (not at the start nor at any "
+                f"point of the demo); at the start: {why}"
+            )
 
 
 @dataclass(frozen=True, eq=False)
 class Lesson:
-    """A titled sequence of :class:`Step`\\ s, with an optional intro and closing summary."""
+    """A titled sequence of :class:`Step`\\ s, with an optional intro and closing summary.
+
+    Checked when made: every step's demo completes it, every move a step names can be
+    played, every card it names is in its position; a :class:`LessonError` otherwise, in one
+    line naming the step, the move, the card and why:
+
+    >>> Lesson("Fives", [Step("Pair the Five.", {at(7, 1): "5H", at(7, 2): "8C"},
+    ...                       accept=["5H+9C"])])
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.LessonError: lesson 'Fives', step 1 ('Pair the Five.'): accept move '5H+9C' names the 9 of clubs (9C), which is not in the step's position
+    """
 
     title: str
     steps: Sequence[Step]
@@ -296,12 +505,15 @@ class Lesson:
     summary: str = ""
 
     def __post_init__(self) -> None:
+        __tracebackhide__ = True
         if not isinstance(self.title, str) or not self.title.strip():
-            raise LessonError("a lesson needs a title")
+            raise lesson_error("a lesson needs a title")
         steps = tuple(self.steps)
         if not steps or not all(isinstance(s, Step) for s in steps):
-            raise LessonError(f"lesson {self.title!r} needs a non-empty list of Step objects")
+            raise lesson_error(f"lesson {self.title!r} needs a non-empty list of Step objects")
         object.__setattr__(self, "steps", steps)
+        for index, step in enumerate(steps):
+            _check_step(step, f"lesson {self.title!r}, step {index + 1} ({_short(step.prompt)!r})")
 
     def __len__(self) -> int:
         return len(self.steps)

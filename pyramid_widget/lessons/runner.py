@@ -7,7 +7,7 @@ and buttons around it, and tests drive it directly.
 
 >>> runner = LessonRunner()
 >>> runner.progress_text
-'Lesson 1 of 5 · Step 1 of 6'
+'Lesson 1 of 6 · Step 1 of 6'
 >>> out = runner.try_move("5H+9D")
 >>> out.kind, out.message, out.applied
 ('illegal', '5 + 9 = 14, one too many. The Five needs a card worth 8.', False)
@@ -17,7 +17,7 @@ and buttons around it, and tests drive it directly.
 >>> runner.next()
 True
 >>> runner.progress_text
-'Lesson 1 of 5 · Step 2 of 6'
+'Lesson 1 of 6 · Step 2 of 6'
 
 A move the rules refuse is explained in friendlier words than the engine's:
 
@@ -31,25 +31,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pyramid_widget.engine.cards import Card, card_long_name, parse_card
+from pyramid_widget.engine.cards import KING, Card, card_long_name, parse_card, rank, rank_name
+from pyramid_widget.engine.describe import describe_move
 from pyramid_widget.engine.describe import sentence as _sentence
 from pyramid_widget.engine.game import Game
-from pyramid_widget.engine.moves import Move
+from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Zone
 from pyramid_widget.errors import InvalidMoveError, Refusal
-from pyramid_widget.lessons.model import MISTAKE_KINDS, Lesson, LessonError, Step
+from pyramid_widget.lessons.model import (
+    DEMO_WORDS,
+    MISTAKE_KINDS,
+    Lesson,
+    Step,
+    _check_step,
+    lesson_error,
+)
+from pyramid_widget.lessons.progress import DONE, SHOWN, LessonProgress
 
 __all__ = [
     "LessonRunner",
     "Outcome",
     "check_lesson",
     "explain_mistake",
+    "explain_setback",
     "friendly_reason",
     "mistake_kind",
 ]
 
 #: What :attr:`Outcome.kind` may be.
-OUTCOME_KINDS = ("ok", "success", "progress", "mistake", "illegal", "done")
+OUTCOME_KINDS = ("ok", "success", "progress", "setback", "mistake", "illegal", "done")
+
+#: Where the course sends a learner who has finished it.
+PLAY_NOTEBOOK = "notebooks/00_play.ipynb"
 
 
 @dataclass(frozen=True)
@@ -58,9 +71,10 @@ class Outcome:
 
     ``kind``: ``"ok"`` (the move may be played; from :meth:`LessonRunner.judge` only),
     ``"success"`` (the step is done), ``"progress"`` (an allowed move on the way),
-    ``"mistake"`` (a legal move this step refuses), ``"illegal"`` (the rules refuse it) or
-    ``"done"`` (the step is already finished; press Next). ``message`` is for the learner;
-    ``applied`` says whether the move changed the board.
+    ``"setback"`` (an allowed move that was played but threw the win away, on a step the
+    solver checks), ``"mistake"`` (a legal move this step refuses), ``"illegal"`` (the rules
+    refuse it) or ``"done"`` (the step is already finished; press Next). ``message`` is for
+    the learner; ``applied`` says whether the move changed the board.
     """
 
     kind: str
@@ -75,16 +89,31 @@ class Outcome:
         return self.kind in ("mistake", "illegal", "done")
 
 
-def friendly_reason(refusal: Refusal | None) -> str:
+def friendly_reason(refusal: Refusal | None, game: Game | None = None) -> str:
     """The engine's refusal with its cards spelled out, as a sentence (``""`` for none).
+
+    Under a same-or-next-rank pairing (``game`` given) a no-match is said from the refusal's
+    cards, and "ranks do not wrap" only for an Ace with a King, where wrapping is the point.
 
     >>> g = Game.from_position("medium", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "4S"]])
     >>> friendly_reason(g.refusal("5H+8C"))
     'The 8 of clubs is not on top of its waste pile (the 4 of spades is on it).'
     >>> friendly_reason(g.refusal("5H+4S"))
     '4 + 5 = 9, not 13.'
+    >>> c = Game.from_position("cheops", pyramid=[None] * 24 + ["AH", "KS", "9D", "8C"])
+    >>> friendly_reason(c.refusal("AH+9D"), c), friendly_reason(c.refusal("AH+KS"), c)
+    ('Ace and 9 are not the same or next to each other.', 'Ace and King are not the same or next to each other (ranks do not wrap: an Ace never pairs with a King).')
     """
-    return "" if refusal is None else _sentence(refusal.words)
+    if refusal is None:
+        return ""
+    if refusal.kind == "no-match" and game is not None and game.rules.pairing != "sum13":
+        ranks = sorted(rank(c) for c in refusal.cards)
+        words = " and ".join(rank_name(r) for r in ranks)
+        text = f"{words} are not the same or next to each other"
+        if ranks == [1, KING]:
+            text += " (ranks do not wrap: an Ace never pairs with a King)"
+        return _sentence(text)
+    return _sentence(refusal.words)
 
 
 #: The mistake kind (:data:`~pyramid_widget.lessons.model.MISTAKE_KINDS`) of an engine
@@ -120,6 +149,8 @@ def _default_text(kind: str, game: Game) -> str:
         return "{reason} A pyramid card is available only when both cards below it are gone."
     if kind == "buried":
         return "{reason} Only the top card of a waste pile is available."
+    if kind == "needs-partner":
+        return "{reason} Click {cards} once, then a card that pairs with it."
     if kind == "game-over":
         return "The game on this board is over. Restart the step or press Show me."
     return "{reason}"
@@ -131,6 +162,11 @@ def explain_mistake(step: Step, game: Game, move: Move) -> str:
 
     ``{reason}`` (the engine's reason as a sentence), ``{cards}`` (the move's cards in words),
     ``{prompt}`` and ``{rules}`` in the text are filled in.
+
+    >>> from pyramid_widget.lessons.builtin import KINGS
+    >>> step = KINGS.steps[0]
+    >>> explain_mistake(step, step.new_game(), Move.king(parse_card("5D")))
+    'Only a King is removed alone; the 5 of diamonds needs a partner. Click the 5 of diamonds once, then a card that pairs with it.'
     """
     kind = mistake_kind(game, move)
     text = step.mistakes.get(str(move)) or step.mistakes.get(kind)
@@ -138,7 +174,7 @@ def explain_mistake(step: Step, game: Game, move: Move) -> str:
         text = step.mistakes.get("illegal")
     if text is None:
         text = _default_text(kind, game)
-    reason = friendly_reason(game.refusal(move))
+    reason = friendly_reason(game.refusal(move), game)
     names = " and ".join(f"the {card_long_name(c)}" for c in move.cards)
     filled = (
         text.replace("{reason}.", reason)
@@ -150,17 +186,45 @@ def explain_mistake(step: Step, game: Game, move: Move) -> str:
     return _sentence(filled)
 
 
+def explain_setback(before: Game, move: Move, winning: Move | None) -> str:
+    """Why ``move`` (played in ``before``) threw the win away, ``winning`` being the next
+    move of a winning line from ``before``.
+
+    >>> g = Game.from_position("hard", pyramid=[None] * 27 + ["9S"], stock=["2C"],
+    ...                        wastes=[["4D"]])
+    >>> explain_setback(g, Move.draw(), Move.parse("4D+9S"))[:59]
+    'That draw buried the 4 of diamonds, and from here no line c'
+    """
+    undo = " Press Undo to take the move back."
+    instead = f" Instead, {describe_move(winning)} would have kept the win." if winning else ""
+    top = before.wastes[0][-1] if before.wastes and before.wastes[0] else None
+    if move.kind is MoveKind.DRAW and top is not None:
+        return (
+            f"That draw buried the {card_long_name(top)}, and from here no line clears the "
+            f"pyramid (the solver checked every one).{instead}{undo}"
+        )
+    return (
+        "That move threw the win away: the solver checked every line from here and none "
+        f"clears the pyramid.{instead}{undo}"
+    )
+
+
 class LessonRunner:
     """Progress through lessons: the current lesson and step, its game, checks and moves.
 
     ``lessons``: one :class:`~pyramid_widget.lessons.model.Lesson`, a sequence of them, or
-    ``None`` for the five built-in lessons; ``lesson``: the index to start at. Every step's
-    demo is checked up front, so a lesson that cannot be completed raises
-    :class:`~pyramid_widget.errors.LessonError` here, not halfway through a class.
+    ``None`` for the built-in lessons; ``lesson``: the index to start at; ``progress``: a
+    :class:`~pyramid_widget.lessons.progress.LessonProgress` that keeps which steps this
+    learner has done (or been shown) across notebooks and kernels (``None``: kept here only).
+    Every lesson was checked when it was made, so each one can be completed.
     """
 
     def __init__(
-        self, lessons: Lesson | Sequence[Lesson] | None = None, *, lesson: int = 0
+        self,
+        lessons: Lesson | Sequence[Lesson] | None = None,
+        *,
+        lesson: int = 0,
+        progress: LessonProgress | None = None,
     ) -> None:
         if lessons is None:
             from pyramid_widget.lessons.builtin import LESSONS
@@ -169,19 +233,50 @@ class LessonRunner:
         if isinstance(lessons, Lesson):
             lessons = [lessons]
         if isinstance(lessons, (str, bytes)) or not lessons:
-            raise LessonError("give a Lesson or a non-empty list of Lessons")
+            raise lesson_error("give a Lesson or a non-empty list of Lessons")
         if not all(isinstance(item, Lesson) for item in lessons):
-            raise LessonError("every item must be a Lesson")
+            raise lesson_error("every item must be a Lesson")
         self.lessons: tuple[Lesson, ...] = tuple(lessons)
-        for item in self.lessons:
-            check_lesson(item)
-        #: ``(lesson index, step index)`` of every finished step.
+        #: Where finished steps are kept across sessions (``None``: in this runner only).
+        self.progress = progress
+        #: ``(lesson index, step index)`` of every step the learner did themselves.
         self.completed: set[tuple[int, int]] = set()
+        #: ``(lesson index, step index)`` of every step "Show me" played (and not yet done).
+        self.shown: set[tuple[int, int]] = set()
+        self._load_progress()
         self.lesson_index = 0
         self.step_index = 0
         self.solved = False
+        #: Whether "Show me" is playing the moves now (they are the demo's, not the learner's).
+        self.demo_running = False
+        #: The history length at the first move that threw the win away (solver-checked steps).
+        self.lost_at: int | None = None
         self.game: Game = self.lessons[0].steps[0].new_game()
         self.jump(lesson)
+
+    def _load_progress(self) -> None:
+        if self.progress is None:
+            return
+        marks = self.progress.load()
+        for i, item in enumerate(self.lessons):
+            for j in range(len(item)):
+                how = marks.get((item.title, j))
+                if how == DONE:
+                    self.completed.add((i, j))
+                elif how == SHOWN:
+                    self.shown.add((i, j))
+
+    def _mark(self, how: str) -> None:
+        key = (self.lesson_index, self.step_index)
+        if how == DONE:
+            self.completed.add(key)
+            self.shown.discard(key)
+        elif key not in self.completed:
+            self.shown.add(key)
+        else:
+            return
+        if self.progress is not None:
+            self.progress.mark(self.lesson.title, self.step_index, how)
 
     # -- where we are ---------------------------------------------------------------------
 
@@ -197,14 +292,23 @@ class LessonRunner:
 
     @property
     def progress_text(self) -> str:
-        """Where the learner is, e.g. ``'Lesson 2 of 5 · Step 3 of 6'``."""
+        """Where the learner is, e.g. ``'Lesson 2 of 6 · Step 3 of 6'``."""
         return (
             f"Lesson {self.lesson_index + 1} of {len(self.lessons)} · "
             f"Step {self.step_index + 1} of {len(self.lesson)}"
         )
 
+    @property
+    def course_text(self) -> str:
+        """How far the learner is through the whole course, e.g. ``'3 of 36 steps done by
+        you, 1 shown'``."""
+        total = sum(len(item) for item in self.lessons)
+        shown = f", {len(self.shown)} shown" if self.shown else ""
+        return f"{len(self.completed)} of {total} steps done by you{shown}"
+
     def lesson_done(self, index: int | None = None) -> bool:
-        """Whether every step of lesson ``index`` (default: the current one) is finished."""
+        """Whether the learner did every step of lesson ``index`` (default: the current
+        one) themselves; a step "Show me" played does not count until the learner does it."""
         i = self.lesson_index if index is None else index
         return all((i, s) in self.completed for s in range(len(self.lessons[i])))
 
@@ -212,6 +316,15 @@ class LessonRunner:
     def all_done(self) -> bool:
         """Whether every lesson is finished."""
         return all(self.lesson_done(i) for i in range(len(self.lessons)))
+
+    def still_to_do(self) -> list[tuple[int, int]]:
+        """``(lesson, step)`` (0-based) of every step the learner has not done yet."""
+        return [
+            (i, j)
+            for i, item in enumerate(self.lessons)
+            for j in range(len(item))
+            if (i, j) not in self.completed
+        ]
 
     # -- moving around --------------------------------------------------------------------
 
@@ -232,6 +345,7 @@ class LessonRunner:
         """Set the current step's position up again."""
         self.game = self.step.new_game()
         self.solved = False
+        self.lost_at = None
 
     def restart_lesson(self) -> None:
         """Back to the first step of the current lesson (finished steps stay counted)."""
@@ -272,25 +386,87 @@ class LessonRunner:
         kind = mistake_kind(game, parsed)
         if kind != "legal":
             return Outcome("illegal", explain_mistake(self.step, game, parsed), text)
-        step = self.step
-        if step.accepts(parsed):
+        if self.step.permits(parsed):
             return Outcome("ok", "", text)
-        if text not in step.mistakes and step.allows(parsed):
-            return Outcome("ok", "", text)
-        return Outcome("mistake", explain_mistake(step, game, parsed), text)
+        return Outcome("mistake", explain_mistake(self.step, game, parsed), text)
 
     def after_move(self, move: Move | str) -> Outcome:
-        """Record that ``move`` was played on :attr:`game`; say whether the step is done."""
+        """Record that ``move`` was played on :attr:`game`; say whether the step is done.
+
+        During "Show me" (:attr:`demo_running`) the step is marked *shown*, not done, and the
+        words are about the demo, not the learner."""
         parsed = Move.parse(move) if isinstance(move, str) else move
+        text = str(parsed)
         if not self.step.is_done(self.game, parsed):
-            return Outcome("progress", _sentence(self.step.progress), str(parsed), True)
+            setback = None if self.demo_running else self._check_win(parsed)
+            if setback is not None:
+                return Outcome("setback", setback, text, True)
+            if self.demo_running:
+                return Outcome("progress", "", text, True)
+            if self.lost_at is not None:
+                return Outcome(
+                    "setback",
+                    "The win is already gone (since move "
+                    f"{self.lost_at + 1}); press Undo back to it, or Restart step.",
+                    text,
+                    True,
+                )
+            return Outcome("progress", _sentence(self.step.progress), text, True)
+        return self._success(text)
+
+    def _success(self, text: str) -> Outcome:
         self.solved = True
-        self.completed.add((self.lesson_index, self.step_index))
         why = _sentence(self.step.why) if self.step.why else "Well done."
-        last = self.step_index == len(self.lesson) - 1
-        if last:
+        if self.demo_running:
+            self._mark(SHOWN)
+            return Outcome("success", why, text, True)
+        self._mark(DONE)
+        done = self.lesson_done()
+        if done and self.step_index == len(self.lesson) - 1:
             why += f" You have finished the lesson “{self.lesson.title}”!"
-        return Outcome("success", why, str(parsed), True, lesson_done=last)
+        elif self.step_index == len(self.lesson) - 1:
+            left = [
+                j + 1
+                for j in range(len(self.lesson))
+                if (self.lesson_index, j) not in self.completed
+            ]
+            why += f" To finish the lesson, do step(s) {', '.join(map(str, left))} yourself too."
+        if self.lesson_index == len(self.lessons) - 1 and self.step_index == len(self.lesson) - 1:
+            why += " " + self.end_of_course_text()
+        return Outcome("success", why, text, True, lesson_done=done)
+
+    def end_of_course_text(self) -> str:
+        """What the learner reads at the end of the last lesson: well done, or what is left,
+        and where to go next."""
+        if self.all_done:
+            return (
+                "You have finished the whole course. Now play whole games on your own in "
+                f"{PLAY_NOTEBOOK}."
+            )
+        left = self.still_to_do()
+        where = ", ".join(f"{i + 1}.{j + 1}" for i, j in left[:6]) + ("…" if len(left) > 6 else "")
+        return (
+            f"That is the end of the course; {len(left)} step(s) are still to do yourself "
+            f"(lesson.step: {where}). Then play whole games in {PLAY_NOTEBOOK}."
+        )
+
+    def _check_win(self, move: Move) -> str | None:
+        """On a solver-checked step: the explanation if ``move`` (just played) threw away a
+        win that was in hand before it, else ``None``."""
+        if not self.step.solver_checks or self.lost_at is not None:
+            return None
+        from pyramid_widget.solver import Verdict, solve
+
+        after = solve(self.game, max_seconds=3)
+        if after.verdict is not Verdict.UNWINNABLE:
+            return None
+        before = self.game.copy()
+        before.undo()
+        line = solve(before, max_seconds=3)
+        if not line.winnable:
+            return None  # lost already: said when it happened (or the step starts lost)
+        self.lost_at = len(self.game.history) - 1
+        return explain_setback(before, move, line.moves[0] if line.moves else None)
 
     def try_move(self, move: Move | str) -> Outcome:
         """Judge ``move`` and, if it may be played, play it on :attr:`game`.
@@ -302,6 +478,23 @@ class LessonRunner:
             return outcome
         self.game.play(outcome.move)
         return self.after_move(outcome.move)
+
+    def undo(self) -> Outcome:
+        """Take the last move back (the board's Undo), and check the goal again."""
+        if not self.game.can_undo:
+            return Outcome("illegal", "There is no move to take back.", "undo")
+        self.game.undo()
+        return self.after_undo()
+
+    def after_undo(self) -> Outcome:
+        """Record that a move was taken back on :attr:`game`; a step about Undo may be done."""
+        self.solved = False
+        if self.lost_at is not None and len(self.game.history) <= self.lost_at:
+            self.lost_at = None
+        if self.step.is_done(self.game, None):
+            return self._success("undo")
+        back = " The win is in hand again." if self.step.solver_checks else ""
+        return Outcome("progress", "Move taken back." + back, "undo", True)
 
     def explain_touch(self, card: Card | str) -> str | None:
         """Why touching ``card`` does nothing (it is not available), in the step's words.
@@ -323,29 +516,20 @@ class LessonRunner:
         return explain_mistake(self.step, self.game, Move.king(card))
 
     def show_me(self) -> list[Outcome]:
-        """Set the step up again and play its demo; returns what each demo move did."""
+        """Set the step up again and play its demo; returns what each demo move did. The
+        step is marked *shown*, not done: the learner still has to do it."""
         self.restart_step()
-        return [self.try_move(m) for m in self.step.demo]
+        self.demo_running = True
+        try:
+            return [self.undo() if m in DEMO_WORDS else self.try_move(m) for m in self.step.demo]
+        finally:
+            self.demo_running = False
 
 
 def check_lesson(lesson: Lesson) -> None:
-    """Check that every step's demo is accepted and completes the step.
-
-    Raises :class:`~pyramid_widget.errors.LessonError` naming the step and the move.
+    """Check that every step's demo is accepted and completes the step (a
+    :class:`~pyramid_widget.lessons.model.Lesson` is checked when it is made; this checks
+    it again). Raises :class:`~pyramid_widget.errors.LessonError` naming the step and the move.
     """
-    runner = LessonRunner.__new__(LessonRunner)
-    runner.lessons, runner.completed = (lesson,), set()
     for index, step in enumerate(lesson.steps):
-        runner.lesson_index, runner.step_index = 0, index
-        runner.restart_step()
-        outcomes = [runner.try_move(m) for m in step.demo]
-        where = f"lesson {lesson.title!r}, step {index + 1}"
-        for outcome in outcomes:
-            if outcome.refused:
-                raise LessonError(
-                    f"{where}: demo move {outcome.move} is refused: {outcome.message}"
-                )
-        if not runner.solved:
-            raise LessonError(f"{where}: the demo {list(step.demo)} does not complete the step")
-        if outcomes[-1].kind != "success":
-            raise LessonError(f"{where}: the step is done before the end of its demo")
+        _check_step(step, f"lesson {lesson.title!r}, step {index + 1}")

@@ -1,16 +1,18 @@
 """``LessonWidget``: a lesson on the live board, with progress, feedback and "Show me".
 
 An ipywidgets composition around a :class:`~pyramid_widget.widget.PyramidWidget`, driven by
-a :class:`~pyramid_widget.lessons.runner.LessonRunner`: a header ("Lesson 2 of 5 · Step 3 of
-6"), a lesson picker, the step's prompt, the board, a feedback line and the buttons *Show me*,
-*Restart lesson*, *Previous* and *Next*. The learner plays on the board by clicking; every
+a :class:`~pyramid_widget.lessons.runner.LessonRunner`: a header ("Lesson 2 of 6 · Step 3 of
+6", the learner's progress through the course), a lesson picker, the step's prompt, the board,
+a feedback line and the buttons *Show me*, *Restart step*, *Restart lesson*, *Previous* and
+*Next*. The board is sized to the rows the step uses and shows only the piles and counters
+the step is about (the lesson's own stylesheet, :mod:`pyramid_widget.lessons.style`). The learner plays on the board by clicking; every
 move goes through the runner (the board's ``move_filter``) before it is applied, so a wrong
 try is explained and leaves the position as it was.
 
 >>> from pyramid_widget.lessons.builtin import LESSONS
 >>> lw = LessonWidget(LESSONS, lesson=2, demo_pause=0)
 >>> lw.progress_text
-'Lesson 3 of 5 · Step 1 of 5'
+'Lesson 3 of 6 · Step 1 of 5'
 >>> lw.board.play("QH", "AS")
 Traceback (most recent call last):
 ...
@@ -27,25 +29,29 @@ from __future__ import annotations
 import contextlib
 import html
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import ipywidgets as widgets  # type: ignore[import-untyped]
 
+from pyramid_widget.engine.cards import parse_card
 from pyramid_widget.engine.describe import describe_move
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.errors import IllegalMoveError
 from pyramid_widget.lessons.model import Lesson
+from pyramid_widget.lessons.progress import LessonProgress
 from pyramid_widget.lessons.runner import LessonRunner, Outcome
+from pyramid_widget.lessons.style import STYLESHEET, step_classes
 from pyramid_widget.widget import PyramidWidget
 
 __all__ = ["LessonWidget"]
 
-#: Toolbar buttons the board keeps during a lesson (no new deal, no solver).
-LESSON_CONTROLS = ["restart", "help"]
+#: Toolbar buttons the board keeps during every lesson step (no new deal, no solver, no
+#: restart: the lesson's own Restart step / Restart lesson buttons say what they restart);
+#: a step adds the ones it teaches (:attr:`~pyramid_widget.lessons.model.Step.controls`).
+LESSON_CONTROLS = ["help"]
 _MOVE_KINDS = ("pair", "king", "draw", "redeal", "cell")
-_COLOURS = {"success": "#1b7f3b", "mistake": "#b3261e", "info": "inherit"}
 
 
 def _seconds(value: object) -> float:
@@ -63,13 +69,23 @@ def _html(name: str, **kwargs: Any) -> Any:
     return box
 
 
+def _event_move(kind: str, text: str) -> Move:
+    """The move a board event names: a lone card (``"5D"`` with kind ``"king"``) is that
+    card removed alone, even when it is no King (the rules then refuse it, and say why)."""
+    if kind == "king" and "+" not in text:
+        return Move.king(parse_card(text))
+    return Move.parse(text)
+
+
 class LessonWidget(widgets.VBox):  # type: ignore[misc]
     """Lessons played on the live board.
 
     ``lessons``: one :class:`~pyramid_widget.lessons.model.Lesson`, a list of them, or ``None``
-    for the five built-in lessons; ``lesson``: the (0-based) lesson to open; ``demo_pause``:
-    seconds "Show me" waits before each move (0 plays the demo at once). Raises
-    :class:`~pyramid_widget.errors.LessonError` for a lesson that cannot be completed.
+    for the built-in lessons; ``lesson``: the (0-based) lesson to open; ``demo_pause``:
+    seconds "Show me" waits before each move (0 plays the demo at once); ``records``: where
+    the learner's progress is kept (``None``: the default records file, ``False``: nowhere,
+    or a :class:`~pyramid_widget.records.Records`); ``learner``: whose progress (``None``: the
+    login name). Raises :class:`~pyramid_widget.errors.LessonError` for bad lessons.
     """
 
     def __init__(
@@ -78,10 +94,13 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         *,
         lesson: int = 0,
         demo_pause: float = 0.7,
+        records: Any = None,
+        learner: str | None = None,
     ) -> None:
         #: Seconds "Show me" waits before each demo move, so the learner sees them one by one.
         self.demo_pause = _seconds(demo_pause)
-        self.runner = LessonRunner(lessons, lesson=lesson)
+        progress = None if records is False else LessonProgress(records, learner)
+        self.runner = LessonRunner(lessons, lesson=lesson, progress=progress)
         self._loading = False
         self.feedback_text = ""
         self.feedback_kind = "info"
@@ -102,11 +121,14 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         self.picker.add_class("pyr-lesson-picker")
         self.prompt = _html("prompt")
         self.feedback = _html("feedback")
+        self.style = _html("style", value=f"<style>{STYLESHEET}</style>")
         self.buttons = self._make_buttons()
         self.board.observe(self._on_event, names="last_event")
         self.picker.observe(self._on_pick, names="value")
+        self._classes: list[str] = []
         super().__init__(
             [
+                self.style,
                 widgets.HBox([self.header, self.picker]),
                 self.prompt,
                 self.board,
@@ -120,6 +142,7 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
     def _make_buttons(self) -> dict[str, Any]:
         actions = {
             "show": ("Show me", "play", self.show_me),
+            "restart-step": ("Restart step", "undo", self.restart_step),
             "restart": ("Restart lesson", "refresh", self.restart_lesson),
             "previous": ("Previous", "arrow-left", self.previous),
             "next": ("Next", "arrow-right", self.next),
@@ -147,24 +170,23 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
     def _render(self) -> None:
         runner, lesson = self.runner, self.runner.lesson
         done = runner.lesson_done()
-        dots = "".join(
-            "●" if (runner.lesson_index, i) in runner.completed else "○" for i in range(len(lesson))
-        )
+        dots = "".join(self._dot(i) for i in range(len(lesson)))
         state = ' · <span class="pyr-lesson-done">Lesson complete ✓</span>' if done else ""
         self.header.value = (
             f"<b>{html.escape(lesson.title)}</b> — "
             f'<span class="pyr-lesson-progress">{html.escape(runner.progress_text)}</span> '
-            f'<span title="finished steps">{dots}</span>{state}'
+            f'<span class="pyr-lesson-dots" title="● done by you, ◐ shown by Show me, '
+            f'○ to do">{dots}</span>{state}<br>'
+            f'<span class="pyr-lesson-course">{html.escape(self._course_line())}</span>'
         )
         intro = lesson.intro if runner.step_index == 0 else ""
         summary = lesson.summary if done else ""
         parts = [f"<p><i>{html.escape(t)}</i></p>" for t in (intro,) if t]
         parts.append(f"<p><b>{html.escape(runner.step.prompt)}</b></p>")
         self.prompt.value = "".join(parts)
-        colour = _COLOURS.get(self.feedback_kind, "inherit")
         extra = f"<p><i>{html.escape(summary)}</i></p>" if summary else ""
         self.feedback.value = (
-            f'<p data-kind="{self.feedback_kind}" style="color:{colour}">'
+            f'<p class="pyr-lesson-says" data-kind="{self.feedback_kind}">'
             f"{html.escape(self.feedback_text)}</p>{extra}"
         )
         self._update_picker()
@@ -172,6 +194,28 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         last = runner.lesson_index == len(runner.lessons) - 1
         self.buttons["next"].disabled = last and runner.step_index == len(lesson) - 1
         self.buttons["next"].button_style = "success" if runner.solved else ""
+
+    def _dot(self, step: int) -> str:
+        key = (self.runner.lesson_index, step)
+        return "●" if key in self.runner.completed else "◐" if key in self.runner.shown else "○"
+
+    def _course_line(self) -> str:
+        runner = self.runner
+        who = runner.progress.learner if runner.progress is not None else "you"
+        text = f"Course progress of {who}: {runner.course_text}."
+        problem = runner.progress.problem if runner.progress is not None else None
+        return f"{text} {problem}" if problem else text
+
+    def _fit_board(self) -> None:
+        """Size the board to the step's rows and show only what the step uses (classes the
+        lesson stylesheet reads), with the board buttons the step teaches."""
+        step = self.runner.step
+        for name in self._classes:
+            self.remove_class(name)
+        self._classes = step_classes(step)
+        for name in self._classes:
+            self.add_class(name)
+        self.board.controls = [*LESSON_CONTROLS, *step.controls]
 
     def _update_picker(self) -> None:
         runner = self.runner
@@ -200,6 +244,7 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         """Show the runner's current step on the board (the runner has set it up)."""
         self._loading = True
         try:
+            self._fit_board()
             self.board.load(self.runner.game)
         finally:
             self._loading = False
@@ -231,15 +276,46 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         self.runner.restart_step()
         self._load_step("")
 
+    @contextlib.contextmanager
+    def _demo(self) -> Iterator[None]:
+        """The board's events during "Show me" are the demo's: the runner hears of each move
+        from :meth:`show_me`, and nothing is said to the learner about them."""
+        self._loading = self.runner.demo_running = True
+        try:
+            yield
+        finally:
+            self._loading = self.runner.demo_running = False
+
     def show_me(self) -> None:
-        """Play the step for the learner: set it up again and make the demo moves."""
+        """Play the step for the learner: set it up again and make the demo moves. The step
+        is marked *shown*, not done: the learner still has to do it themselves."""
         self.runner.restart_step()
         self._load_step("")
-        for move in self.runner.step.demo:
-            time.sleep(self.demo_pause)  # the page gets each move as it happens
-            self.board.play(Move.parse(move))
-        steps = "; then ".join(describe_move(Move.parse(m)) for m in self.runner.step.demo)
-        self._say(f"Here is how: {steps}. {self.feedback_text}", "success")
+        outcome: Outcome | None = None
+        with self._demo():
+            for text in self.runner.step.demo:
+                time.sleep(self.demo_pause)  # the page gets each move as it happens
+                if text == "undo":
+                    self.board.undo()
+                    outcome = self.runner.after_undo()
+                    self.board.show_message("Show me: Undo takes the move back.", "hint")
+                    continue
+                move = Move.parse(text)
+                with self.board.hold_sync():  # the page gets the demo's words, not the board's
+                    self.board.play(move)
+                    self.board.show_message(f"Show me: {describe_move(move)}.", "hint")
+                outcome = self.runner.after_move(move)
+        steps = "; then ".join(
+            "press Undo" if m == "undo" else describe_move(Move.parse(m))
+            for m in self.runner.step.demo
+        )
+        why = outcome.message if outcome is not None else ""
+        again = (
+            ""
+            if (self.runner.lesson_index, self.runner.step_index) in self.runner.completed
+            else " That was Show me: press Restart step and do it yourself to count the step."
+        )
+        self._say(f"Here is how: {steps}. {why}{again}", "info")
 
     def play(self, move: str) -> Outcome:
         """Try ``move`` (text like ``"5H+8C"`` or ``"draw"``) as if clicked on the board and
@@ -266,7 +342,7 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         event = change["new"]
         kind, ok, move = event.get("kind"), event.get("ok"), event.get("move") or ""
         if kind in _MOVE_KINDS and move:
-            self._on_move(move, bool(ok), str(event.get("message") or ""))
+            self._on_move(_event_move(kind, move), bool(ok), str(event.get("message") or ""))
         elif kind == "select" and not ok and event.get("cards"):
             why = self.runner.explain_touch(event["cards"][0])
             if why:
@@ -275,21 +351,22 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         elif kind in ("new", "restart"):
             self.restart_step()  # a new deal or a restart from the board: the step again
         elif kind == "undo" and ok:
-            self.runner.solved = False
-            self._render()
+            self._report(self.runner.after_undo())
         elif kind == "redo" and ok and move:
-            self._report(self.runner.after_move(move))
+            self._report(self.runner.after_move(_event_move("", move)))
 
-    def _on_move(self, move: str, ok: bool, board_says: str) -> None:
+    def _on_move(self, move: Move, ok: bool, board_says: str) -> None:
         if ok:
             self._report(self.runner.after_move(move))
             return
         outcome = self.runner.judge(move)
         if outcome.kind == "ok":  # refused by the board itself (paused, say): its words
-            outcome = Outcome("illegal", board_says, move)
+            outcome = Outcome("illegal", board_says, str(move))
         self._report(outcome)
 
     def _report(self, outcome: Outcome) -> None:
         self._last = outcome
         kind = {"success": "success", "progress": "info"}.get(outcome.kind, "mistake")
+        if outcome.kind == "progress" and not outcome.message:
+            return
         self._say(outcome.message, kind)

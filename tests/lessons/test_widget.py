@@ -21,8 +21,8 @@ def position(lw: LessonWidget) -> tuple[Any, ...]:
 
 
 def test_layout_progress_and_prompt() -> None:
-    lw = LessonWidget()
-    assert "Lesson 1 of 5 · Step 1 of 6" in lw.header.value
+    lw = LessonWidget(records=False)
+    assert "Lesson 1 of 6 · Step 1 of 6" in lw.header.value
     assert "Pairs to 13" in lw.header.value
     assert "Which card pairs with this Five?" in lw.prompt.value
     assert "Ace = 1, Jack = 11, Queen = 12, King = 13" in lw.prompt.value  # the intro
@@ -34,7 +34,7 @@ def test_layout_progress_and_prompt() -> None:
 
 
 def test_wrong_click_explained_then_right_click_moves_on() -> None:
-    lw = LessonWidget()
+    lw = LessonWidget(records=False)
     before = position(lw)
     click(lw, kind="pair", cards=["5H", "9D"], seq=1)
     assert lw.feedback_kind == "mistake"
@@ -53,7 +53,7 @@ def test_wrong_click_explained_then_right_click_moves_on() -> None:
 
 
 def test_touching_a_covered_card_explains_it() -> None:
-    lw = LessonWidget(lesson=2)
+    lw = LessonWidget(records=False, lesson=2)
     click(lw, kind="select", card="QH")
     assert lw.feedback_text.startswith("A covered Queen cannot pair with an Ace")
     click(lw, kind="pair", cards=["AS", "QH"])  # keyboard or drag can still name the pair
@@ -62,34 +62,40 @@ def test_touching_a_covered_card_explains_it() -> None:
 
 
 def test_show_me_plays_the_step_and_lesson_complete() -> None:
-    lw = LessonWidget(lesson=1, demo_pause=0)
+    lw = LessonWidget(records=False, lesson=1, demo_pause=0)
     for step in range(len(LESSONS[1])):
         lw.jump(1, step)
         lw.buttons["show"].click()
         assert lw.runner.solved, step
         assert lw.feedback_text.startswith("Here is how:")
-    assert "Lesson complete ✓" in lw.header.value
+    # Show me marks steps shown (◐), not done: the lesson is not complete (issue 16.7)
+    assert "◐◐◐◐" in lw.header.value and "Lesson complete" not in lw.header.value
+    for step in range(len(LESSONS[1])):
+        lw.jump(1, step)
+        for move in LESSONS[1].steps[step].demo:
+            lw.play(move)
+    assert "Lesson complete ✓" in lw.header.value and "●●●●" in lw.header.value
     assert LESSONS[1].summary in lw.feedback.value
     assert lw.picker.options[1][0].endswith("✓")
 
 
 def test_restart_lesson_previous_and_picker() -> None:
-    lw = LessonWidget()
+    lw = LessonWidget(records=False)
     lw.next()
     lw.next()
-    assert lw.progress_text == "Lesson 1 of 5 · Step 3 of 6"
+    assert lw.progress_text == "Lesson 1 of 6 · Step 3 of 6"
     lw.buttons["previous"].click()
-    assert lw.progress_text == "Lesson 1 of 5 · Step 2 of 6"
+    assert lw.progress_text == "Lesson 1 of 6 · Step 2 of 6"
     lw.buttons["restart"].click()
-    assert lw.progress_text == "Lesson 1 of 5 · Step 1 of 6"
+    assert lw.progress_text == "Lesson 1 of 6 · Step 1 of 6"
     assert lw.feedback_text == "Lesson restarted."
     lw.picker.value = 4
-    assert lw.progress_text == "Lesson 5 of 5 · Step 1 of 7"
+    assert lw.progress_text == "Lesson 5 of 6 · Step 1 of 7"
     assert lw.board.game.rules.name == "medium" and lw.board.game.stock
 
 
 def test_board_restart_and_new_deal_bring_the_step_back() -> None:
-    lw = LessonWidget()
+    lw = LessonWidget(records=False)
     lw.jump(0, 4)
     click(lw, kind="pair", cards=["6C", "7D"])
     assert lw.board.game.moves == 1
@@ -102,7 +108,7 @@ def test_board_restart_and_new_deal_bring_the_step_back() -> None:
 
 
 def test_undo_after_success_reopens_the_step() -> None:
-    lw = LessonWidget()
+    lw = LessonWidget(records=False)
     click(lw, kind="pair", cards=["5H", "8C"])
     assert lw.runner.solved
     click(lw, kind="undo")
@@ -112,7 +118,7 @@ def test_undo_after_success_reopens_the_step() -> None:
 
 
 def test_variant_steps_run_on_their_rule_set() -> None:
-    lw = LessonWidget(lesson=0)
+    lw = LessonWidget(records=False, lesson=0)
     lw.jump(0, 5)
     assert lw.board.game.rules.name == "cheops"
     lw.play("5H+8C")
@@ -136,7 +142,7 @@ def test_a_teachers_lesson_in_the_widget() -> None:
             )
         ],
     )
-    lw = LessonWidget(mine)
+    lw = LessonWidget(mine, records=False)
     assert "Lesson 1 of 1 · Step 1 of 1" in lw.header.value
     assert lw.play("TH+4D").message == "10 + 4 = 14: one too many."
     outcome = lw.play("3S+TH")
@@ -149,11 +155,11 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="non-empty list"):
         LessonWidget([])
     with pytest.raises(IndexError, match="lesson must be"):
-        LessonWidget(lesson=9)
+        LessonWidget(records=False, lesson=9)
 
 
 def test_paused_board_says_so() -> None:
-    lw = LessonWidget()
+    lw = LessonWidget(records=False)
     click(lw, kind="pause")
     click(lw, kind="pair", cards=["5H", "8C"])
     assert "paused" in lw.feedback_text and lw.feedback_kind == "mistake"
@@ -165,9 +171,9 @@ def test_paused_board_says_so() -> None:
 def test_show_me_pauses_before_each_move(monkeypatch: pytest.MonkeyPatch) -> None:
     slept: list[float] = []
     monkeypatch.setattr("pyramid_widget.lessons.widget.time.sleep", slept.append)
-    lw = LessonWidget(demo_pause=0.25)
+    lw = LessonWidget(records=False, demo_pause=0.25)
     lw.jump(0, 4)
     lw.show_me()
     assert slept == [0.25, 0.25, 0.25] and lw.runner.solved
     with pytest.raises(ValueError, match=r"0\.\.5 seconds"):
-        LessonWidget(demo_pause=-1)
+        LessonWidget(records=False, demo_pause=-1)
