@@ -39,11 +39,14 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from pyramid_widget.engine.deals import deal_from_number
+from pyramid_widget.engine.moves import MoveKind
 from pyramid_widget.engine.rules import RuleSet, get_rules
-from pyramid_widget.lab.stats_ci import wilson
+from pyramid_widget.lab.stats_ci import mcnemar_exact, paired_difference_ci, wilson
 from pyramid_widget.lab.strategies import (
     DEFAULT_MAX_MOVES,
     STRATEGIES,
+    Outcome,
     Perfect,
     Strategy,
     get_strategy,
@@ -53,9 +56,11 @@ from pyramid_widget.lab.strategies import (
 
 __all__ = [
     "GameRow",
+    "Paired",
     "Results",
     "Summary",
     "deal_for",
+    "pyramid_cards_left",
     "rng_seed_for",
     "run_experiment",
     "what_if",
@@ -66,8 +71,10 @@ __all__ = [
 class GameRow:
     """One game: which deal, rules and strategy, how it ended, how long it took.
 
-    ``result`` is "won", "lost" or "unknown"; ``cards_left`` is ``None`` when the game was
-    not played out (the ``perfect`` strategy decides a lost deal without playing it).
+    ``result`` is "won", "lost" or "unknown". ``cards_left`` counts the *pyramid* cards not
+    yet removed (0 in every won game: the goal is to clear the pyramid); ``cards_left_all``
+    counts every card not discarded, stock and waste included. Both are ``None`` when the
+    game was not played out (the ``perfect`` strategy decides a lost deal without playing it).
     """
 
     game: int
@@ -77,6 +84,7 @@ class GameRow:
     result: str
     won: bool
     cards_left: int | None
+    cards_left_all: int | None
     moves: int
     seconds: float
 
@@ -99,6 +107,7 @@ class Summary:
     ci_low: float
     ci_high: float
     mean_cards_left_lost: float | None
+    """The mean number of pyramid cards left in the lost games that were played out."""
     mean_seconds: float
 
     @property
@@ -107,6 +116,61 @@ class Summary:
         if not self.games:
             return 0.0, 1.0
         return self.won / self.games, (self.won + self.unknown) / self.games
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Two strategies on the same deals: the 2x2 table of outcomes and what it says.
+
+    ``only_first`` deals were won by ``first`` alone, ``only_second`` by ``second`` alone.
+    ``difference`` is ``first``'s win rate minus ``second``'s, with Newcombe's paired 95%
+    interval (``ci_low``, ``ci_high``); ``p_value`` is McNemar's exact test of "they win
+    equally often" (:mod:`pyramid_widget.lab.stats_ci`). Deals with an unknown result under
+    either strategy are left out (``dropped``).
+    """
+
+    rules: str
+    first: str
+    second: str
+    both: int
+    only_first: int
+    only_second: int
+    neither: int
+    dropped: int
+    difference: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+
+    @property
+    def deals(self) -> int:
+        """The deals compared (decided under both strategies)."""
+        return self.both + self.only_first + self.only_second + self.neither
+
+    def table(self) -> str:
+        """The 2x2 table, the difference with its interval, and the test, as plain text."""
+        a, b = self.first, self.second
+        width = max(len(a), len(b), len("neither")) + 6
+        lines = [
+            f"{self.deals} deals under {self.rules}, each played by {a} and by {b}"
+            + (f" ({self.dropped} with an unknown result left out)" if self.dropped else ""),
+            f"{'':{width}}{b + ' won':>12}{b + ' lost':>13}",
+            f"{a + ' won':{width}}{self.both:>12}{self.only_first:>13}",
+            f"{a + ' lost':{width}}{self.only_second:>12}{self.neither:>13}",
+            f"{a} - {b}: {self.difference:+.1%} [{self.ci_low:+.1%}, {self.ci_high:+.1%}] "
+            "(95% paired interval, Newcombe)",
+            f"McNemar exact test on the {self.only_first + self.only_second} deals only one "
+            f"won: p = {self.p_value:.2g}",
+        ]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<pre>{html.escape(self.table())}</pre>"
+
+    def __repr__(self) -> str:
+        return self.table()
 
 
 @dataclass
@@ -138,6 +202,55 @@ class Results:
             for r in self.rows
             if (rules is None or r.rules == rules) and (strategy is None or r.strategy == strategy)
         ]
+
+    def paired(self, first: str, second: str, rules: str | None = None) -> Paired:
+        """Compare strategies ``first`` and ``second`` deal by deal under ``rules`` (the only
+        rule set when there is one).
+
+        >>> r = run_experiment("medium", ["random", "greedy"], games=40, jobs=1, progress=False)
+        >>> p = r.paired("greedy", "random")
+        >>> p.deals, p.only_first > p.only_second
+        (40, True)
+        """
+        if rules is None:
+            if len(self.rules) != 1:
+                raise ValueError(f"say which rule set to compare under: one of {self.rules}")
+            rules = self.rules[0]
+        for name, known in (
+            (rules, self.rules),
+            (first, self.strategies),
+            (second, self.strategies),
+        ):
+            if name not in known:
+                raise ValueError(f"{name!r} is not in these results (they hold {known})")
+        if first == second:
+            raise ValueError("compare two different strategies")
+        by_game = {row.game: row for row in self.select(rules, second)}
+        counts = [0, 0, 0, 0]
+        dropped = 0
+        for row in self.select(rules, first):
+            other = by_game.get(row.game)
+            if other is None or "unknown" in (row.result, other.result):
+                dropped += 1
+                continue
+            counts[(not row.won) * 2 + (not other.won)] += 1
+        both, only_first, only_second, neither = counts
+        n = sum(counts)
+        low, high = paired_difference_ci(both, only_first, only_second, neither)
+        return Paired(
+            rules,
+            first,
+            second,
+            both,
+            only_first,
+            only_second,
+            neither,
+            dropped,
+            (only_first - only_second) / n if n else math.nan,
+            low,
+            high,
+            mcnemar_exact(only_first, only_second),
+        )
 
     def summary(self, confidence: float = 0.95) -> list[Summary]:
         """One :class:`Summary` per rules/strategy cell, in the order asked for."""
@@ -271,7 +384,7 @@ def _play_cell(task: _Task, game: int, deal: int) -> list[GameRow]:
         for strategy in task.strategies:
             strat = Perfect(task.max_seconds) if strategy == "perfect" else get_strategy(strategy)
             rng = random.Random(rng_seed_for(task.seed, game))
-            out = play_game(strat, rules, deal, rng, max_moves=task.max_moves)
+            out = play_game(strat, rules, deal, rng, max_moves=task.max_moves, record=True)
             rows.append(
                 GameRow(
                     game,
@@ -280,12 +393,39 @@ def _play_cell(task: _Task, game: int, deal: int) -> list[GameRow]:
                     strategy_name(strategy),
                     out.result,
                     out.won,
+                    pyramid_cards_left(deal, out),
                     out.cards_left,
                     out.moves,
                     out.seconds,
                 )
             )
     return rows
+
+
+def pyramid_cards_left(deal: int, outcome: Outcome) -> int | None:
+    """How many of the 28 cards dealt to the pyramid ``outcome`` did not remove.
+
+    Read from the moves played (``outcome.history``, kept by ``play_game(record=True)``): a
+    card counts as removed once a pair or King move discards it; one parked in a free cell
+    is still left. ``None`` when the game was not played out (a lost deal decided by the
+    solver). Stock and waste cards never count.
+
+    >>> import random
+    >>> from pyramid_widget.lab.strategies import play_game
+    >>> out = play_game("greedy", "medium", 7, random.Random(0), record=True)
+    >>> out.result, out.cards_left, pyramid_cards_left(7, out)  # 12 cards left, 1 in the pyramid
+    ('lost', 12, 1)
+    """
+    if outcome.cards_left is None:
+        return None
+    pyramid = set(deal_from_number(deal)[:28])
+    removed = {
+        card
+        for move in outcome.history
+        if move.kind in (MoveKind.PAIR, MoveKind.KING)
+        for card in move.cards
+    }
+    return len(pyramid - removed)
 
 
 def _worker_init() -> None:
@@ -421,14 +561,27 @@ def _jobs(jobs: int | None) -> int:
     return jobs
 
 
+_NOTED: set[str] = set()
+"""Strategies already told (once a session) that they run in this process."""
+
+
 def _all_parallel_safe(strats: Sequence[Any], jobs: int | None) -> bool:
+    """Whether every strategy can go to worker processes.
+
+    A strategy defined in a notebook or script cannot, so the run stays in this process.
+    That only matters when parallel workers were asked for (``jobs`` above 1): then it is a
+    warning. With the default ``jobs`` it is a one-line note, once a session per strategy.
+    """
     unsafe = [strategy_name(s) for s in strats if not _parallel_safe(s)]
-    if unsafe and jobs != 1:
-        warnings.warn(
-            f"strategy {', '.join(unsafe)} is defined in this notebook or script, so it runs in "
-            "this process; put it in a module (or pass executor=) to run it in parallel",
-            stacklevel=3,
-        )
+    why = (
+        f"strategy {', '.join(unsafe)} is defined in this notebook or script, so it runs in "
+        "this process; put it in a module (or pass executor=) to run it in parallel"
+    )
+    if unsafe and jobs is not None and jobs > 1:
+        warnings.warn(why, stacklevel=3)
+    elif unsafe and jobs is None and not _NOTED.issuperset(unsafe):
+        _NOTED.update(unsafe)
+        print(f"note: {why}", file=sys.stderr)
     return not unsafe
 
 

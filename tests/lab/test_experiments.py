@@ -7,14 +7,23 @@ import concurrent.futures as cf
 import csv
 import math
 import random
+import warnings
 from pathlib import Path
 
 import pytest
 
 from pyramid_widget import Game, Move
+from pyramid_widget.errors import StrategyError
+from pyramid_widget.lab import experiments
 from pyramid_widget.lab.experiments import Results, deal_for, run_experiment, what_if
-from pyramid_widget.lab.stats_ci import running_wilson, wilson, z_value
-from pyramid_widget.lab.strategies import Lookahead
+from pyramid_widget.lab.stats_ci import (
+    mcnemar_exact,
+    paired_difference_ci,
+    running_wilson,
+    wilson,
+    z_value,
+)
+from pyramid_widget.lab.strategies import Lookahead, play_game
 
 RULES = ["medium", "hard"]
 STRATEGIES: list[object] = ["greedy", "random", Lookahead(samples=1)]
@@ -23,7 +32,10 @@ NAMES = ["greedy", "random", "lookahead"]
 
 def _key(results: Results) -> list[tuple[object, ...]]:
     """Everything in the rows but the wall-clock seconds."""
-    return [(r.game, r.deal, r.rules, r.strategy, r.result, r.cards_left, r.moves) for r in results]
+    return [
+        (r.game, r.deal, r.rules, r.strategy, r.result, r.cards_left, r.cards_left_all, r.moves)
+        for r in results
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +152,7 @@ def test_interrupt_keeps_the_finished_rows_on_an_executor() -> None:
     assert kept == sorted(kept)
 
 
-def test_notebook_strategies_run_here_with_a_warning() -> None:
+def test_notebook_strategies_warn_only_when_parallel_workers_were_asked_for() -> None:
     def mine(game: Game, rng: random.Random) -> Move:
         return sorted(game.legal_moves)[-1]
 
@@ -148,6 +160,85 @@ def test_notebook_strategies_run_here_with_a_warning() -> None:
     with pytest.warns(UserWarning, match="runs in this process"):
         results = run_experiment("hard", mine, games=4, jobs=2, progress=False)
     assert len(results) == 4 and results.strategies == ["mine"]
+
+
+def test_a_notebook_strategy_with_default_jobs_gets_one_note_not_a_warning_every_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def my_notebook_strategy(game: Game, rng: random.Random) -> Move:
+        return sorted(game.legal_moves)[-1]
+
+    my_notebook_strategy.__module__ = "__main__"
+    monkeypatch.setattr(experiments, "_NOTED", set())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning fails the test
+        for _ in range(3):
+            run_experiment("hard", my_notebook_strategy, games=2, progress=False)
+    err = capsys.readouterr().err
+    assert err.count("note: strategy my_notebook_strategy is defined in this notebook") == 1
+
+
+def test_an_illegal_move_is_one_line_in_a_notebook() -> None:
+    def hasty(game: Game, rng: random.Random) -> str:
+        return "redeal"
+
+    with pytest.raises(StrategyError) as caught:
+        run_experiment("medium", hasty, games=1, progress=False)
+    error = caught.value
+    assert error.__cause__ is None and error.__suppress_context__
+    # IPython shows _render_traceback_() instead of the frames of the library.
+    lines = error._render_traceback_()  # type: ignore[attr-defined]
+    assert lines == [f"StrategyError: {error}"] and "\n" not in lines[0]
+    assert "strategy 'hasty' played 'redeal'" in lines[0] and "stock still has" in lines[0]
+
+
+def _pyramid_left_by_replay(rules: str, deal: int, moves: tuple[Move, ...]) -> int:
+    """Replay the moves in the engine and count the dealt pyramid cards not discarded."""
+    game = Game(rules, deal)
+    dealt = {c for c in game.pyramid if c is not None}
+    for move in moves:
+        game.play(move)
+    return len(dealt - set(game.discard))
+
+
+def test_cards_left_counts_pyramid_cards_and_won_games_have_none(serial: Results) -> None:
+    for row in serial:
+        assert row.cards_left is not None and row.cards_left_all is not None
+        assert 0 <= row.cards_left <= min(28, row.cards_left_all)
+        if row.won:
+            assert row.cards_left == 0
+    won = [r for r in serial if r.won]
+    assert won and any(r.cards_left_all for r in won)  # won games may keep stock and waste
+    for row in serial.select("medium", "greedy")[:8]:
+        out = play_game("greedy", "medium", row.deal, random.Random(0), record=True)
+        assert row.cards_left == _pyramid_left_by_replay("medium", row.deal, out.history)
+        assert row.cards_left_all == out.cards_left
+
+
+def test_perfect_wins_leave_no_pyramid_card_and_losses_are_not_counted() -> None:
+    results = run_experiment("medium", "perfect", games=6, seed=3, jobs=1, progress=False)
+    for row in results:
+        assert row.cards_left == (0 if row.won else None)
+
+
+def test_paired_counts_the_same_deals_and_tests_them(serial: Results) -> None:
+    paired = serial.paired("greedy", "random", "medium")
+    greedy, rand = serial.select("medium", "greedy"), serial.select("medium", "random")
+    table = [0, 0, 0, 0]
+    for g, r in zip(greedy, rand, strict=True):
+        assert g.deal == r.deal
+        table[(not g.won) * 2 + (not r.won)] += 1
+    assert [paired.both, paired.only_first, paired.only_second, paired.neither] == table
+    assert paired.deals == 16 and paired.dropped == 0
+    assert paired.p_value == mcnemar_exact(table[1], table[2])
+    assert (paired.ci_low, paired.ci_high) == paired_difference_ci(*table)
+    assert paired.difference == pytest.approx((table[1] - table[2]) / 16)
+    text = paired.table()
+    assert "McNemar" in text and "Newcombe" in text and "greedy won" in text
+    with pytest.raises(ValueError, match="say which rule set"):
+        serial.paired("greedy", "random")
+    with pytest.raises(ValueError, match="not in these results"):
+        serial.paired("greedy", "perfect", "medium")
 
 
 def test_progress_bar_counts_every_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -168,6 +259,7 @@ def test_csv_has_one_row_per_game(serial: Results, tmp_path: Path) -> None:
         "result",
         "won",
         "cards_left",
+        "cards_left_all",
         "moves",
         "seconds",
     ]
