@@ -69,7 +69,7 @@ def depth_first(model: Model, budget: Budget) -> Result:
             shuffled = _shuffled(tests.expand, seed)
             result = _dive(model, tests.dead, shuffled, budget, cap, nodes, lost, tests.follow_ups)
             nodes = result.nodes
-            if result.found is not None or budget.spent(nodes) or budget.out:
+            if result.found is not None or budget.spent(nodes):
                 return result
     return _dive(model, tests.dead, tests.expand, budget, None, nodes, lost, tests.follow_ups)
 
