@@ -182,7 +182,36 @@ def _check_redeals(answer: dict[str, Any]) -> Check:
     return Check(True, "Right! Passes minus one: the first pass is not a redeal.")
 
 
-#: The exercise of each lesson notebook, by lesson number (1..5).
+_ENDGAME = Game.from_position(
+    "hard",
+    pyramid=[
+        {at(6, 1): "QH", at(7, 1): "5C", at(7, 2): "8D", at(7, 4): "9S"}.get(p) for p in range(28)
+    ],
+    stock=["4D", "AS", "2C"],
+)
+
+
+def _check_line(answer: Iterable[Any]) -> Check:
+    if isinstance(answer, str):
+        answer = answer.replace(",", " ").split()
+    game = _ENDGAME.copy()
+    for number, text in enumerate(answer, 1):
+        move = Move.parse(str(text))
+        refusal = game.refusal(move)
+        if refusal is not None:
+            return Check(
+                False, f"Not yet: move {number} ({move}) cannot be played: {refusal.words}."
+            )
+        game.play(move)
+        if game.is_over and game.status.value != "won":
+            return Check(False, f"Not yet: after move {number} ({move}) no move is left.")
+    if game.status.value != "won":
+        left = sum(1 for c in game.pyramid if c is not None)
+        return Check(False, f"Not yet: {left} pyramid card(s) are still there.")
+    return Check(True, f"Right! {len(game.history)} moves, and the pyramid is empty.")
+
+
+#: The exercise of each lesson notebook, by lesson number (1..6).
 EXERCISES: dict[int, Exercise] = {
     1: Exercise(
         "List every pair of values that totals 13, as pairs like (6, 7). Use 1 for an Ace, "
@@ -212,11 +241,23 @@ EXERCISES: dict[int, Exercise] = {
         "'medium': ..., 'easy': ..., 'apophis': ..., 'cheops': ...} (a number or 'unlimited').",
         _check_redeals,
     ),
+    6: Exercise(
+        "Win the position below under hard (one pass, so a buried card may never come back): "
+        "give the moves in order, as a list like ['draw', '5C+8D'].",
+        _check_line,
+        str(_ENDGAME),
+    ),
 }
 
 
 def exercise(number: int) -> Exercise:
-    """The exercise of lesson ``number`` (1..5); ``KeyError`` naming the choices otherwise."""
+    """The exercise of lesson ``number`` (1..6); ``KeyError`` naming the choices otherwise.
+
+    >>> exercise(6).check(["draw", "4D+9S", "5C+8D", "draw", "AS+QH"])
+    ✔ Right! 5 moves, and the pyramid is empty.
+    >>> exercise(6).check(["5C+8D", "draw", "draw"])
+    ✘ Not yet: 2 pyramid card(s) are still there.
+    """
     if number not in EXERCISES:
         raise KeyError(f"lessons are numbered 1..{len(EXERCISES)}, got {number!r}")
     return EXERCISES[number]

@@ -11,18 +11,36 @@ import pytest
 from nbclient import NotebookClient
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOKS = sorted((REPO / "notebooks").glob("0[1-5]_*.ipynb"))
+NOTEBOOKS = sorted(
+    p for p in (REPO / "notebooks").glob("0[1-7]_*.ipynb") if not p.name.startswith("06_")
+)
+LESSON_NUMBER = {name: i + 1 for i, name in enumerate(p.name for p in NOTEBOOKS)}
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-def test_all_five_lesson_notebooks_exist() -> None:
+def test_all_six_lesson_notebooks_exist() -> None:
     assert [p.name for p in NOTEBOOKS] == [
         "01_pairs_to_13.ipynb",
         "02_kings.ipynb",
         "03_covered_cards.ipynb",
         "04_the_waste.ipynb",
         "05_redeals.ipynb",
+        "07_a_whole_game.ipynb",
     ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_text_matches_the_lessons(path: Path) -> None:
+    """Each notebook names its place among the six lessons, opens its own lesson, and states
+    the easy stall rule as docs/RULES.md does (issue 16.2); the last points to 00_play."""
+    nb = nbformat.read(path, as_version=4)
+    text = "\n".join(cell.source for cell in nb.cells)
+    number = LESSON_NUMBER[path.name]
+    assert f"# Lesson {number} of 6" in text
+    assert f"LessonWidget(lesson={number - 1})" in text
+    assert "as long as every pass removes something" not in text
+    if number == 6:
+        assert "(00_play.ipynb)" in text and "(05_redeals.ipynb)" in text
 
 
 def result_text(cell: nbformat.NotebookNode) -> str:
@@ -45,7 +63,7 @@ def test_notebook_runs_top_to_bottom(
     assert not errors, errors
     lesson_cell = next(cell for cell in code if "LessonWidget(lesson=" in cell.source)
     assert any(WIDGET_MIME in o.get("data", {}) for o in lesson_cell.outputs)
-    number = int(path.name[:2])
+    number = LESSON_NUMBER[path.name]
     question = next(cell for cell in code if cell.source.endswith(f"exercise({number})"))
     assert result_text(question).strip()
     check = next(cell for cell in code if ".check(my_answer)" in cell.source)
