@@ -489,6 +489,22 @@ class Game:
             f"status={self._status.value}>"
         )
 
+    def svg(self, *, width: int | None = None, theme: str = "light") -> str:
+        """This position as a standalone SVG picture (text), drawn in Python from the page's
+        card faces: see :func:`pyramid_widget.engine.svg.game_svg` (``width`` in pixels,
+        ``theme`` ``"light"`` or ``"dark"``; another theme raises ``ValueError``).
+
+        >>> Game("medium", deal=7).svg().startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+        True
+        """
+        from pyramid_widget.engine.svg import game_svg
+
+        return game_svg(self, width=width, theme=theme)
+
+    def _repr_svg_(self) -> str:
+        """Show the position as a picture in notebooks, exports and viewers."""
+        return self.svg()
+
     def record(self) -> GameRecord:
         """Return the public :class:`~pyramid_widget.engine.record.GameRecord` of this game:
         rules, first deal or position, moves in effect with times, redo list, time, score.

@@ -41,6 +41,7 @@ from pyramid_widget.engine.hints import hint as rule_of_thumb
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import PRESETS, RuleSet, get_rules
+from pyramid_widget.engine.svg import FACES
 from pyramid_widget.errors import IllegalMoveError, IntentError, InvalidMoveError, RecordsError
 from pyramid_widget.solver.post_mortem import PostMortem
 from pyramid_widget.widget.board import board_state, why_unavailable
@@ -143,6 +144,28 @@ class PyramidWidget(anywidget.AnyWidget):
     autoplay = t.List(t.Unicode(), help="list[str]: moves the solver is still to play.").tag(
         sync=True
     )
+    # -- hosts (issue 17): one source of card faces; progress a host like marimo can observe
+    faces = t.Dict(
+        default_value=FACES,
+        help="dict: the card faces the page draws (pyramid_widget/engine/faces.json, the same "
+        "data Game.svg() draws from). Set once; not meant to be changed.",
+    ).tag(sync=True)
+    page_seen = t.Int(
+        0,
+        help="int: the page writes back last_event['count'] once it has shown that event, so a "
+        "host that re-runs code when the page changes a widget (marimo) re-runs after every "
+        "move made on the board.",
+    ).tag(sync=True)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The live board where the host has a widget manager, and beside it a static SVG of
+        the position (``image/svg+xml``, as :meth:`Game.svg` draws it) for places without one:
+        exported HTML (see :mod:`pyramid_widget.widget.export`), viewers, a closed kernel."""
+        bundle = super()._repr_mimebundle_(**kwargs)  # anywidget: (data, metadata) or None
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        return {**data, "image/svg+xml": self._game.svg()}, metadata
 
     def __init__(
         self,

@@ -5,42 +5,64 @@
 // changes traits; this file never decides whether a move is legal.
 // anywidget sends this file's text and imports it from a blob: URL (loadEsm in anywidget's
 // frontend), so relative imports of sibling files cannot resolve; splitting it would need a
-// bundler. Everything (card faces included) lives here.
+// bundler. Everything lives here but the card faces' data, which comes in the `faces` trait.
 //
 // Text from Python (rule names and descriptions, messages, deal labels, banners, stats, the
 // indicator, card labels) reaches the DOM only as text: textContent, text nodes and attribute
 // values, through h() below. Never innerHTML, insertAdjacentHTML or outerHTML with a trait's
 // value: a rule set or a saved game may be named "<img src=x onerror=...>". The one innerHTML
-// in this file is a card face (faceSVG), markup built from the fixed tables here; a card's
-// rank and suit are checked against those tables first, so no trait text gets into it.
+// in this file is a card face (faceSVG), markup built from the `faces` trait only after
+// useFaces() checked every number, path and label in it; a card's rank and suit are checked
+// against those faces first, so no other trait text gets into it.
 
-const RANKS = { 1: "A", 10: "10", 11: "J", 12: "Q", 13: "K" };
-const RED = new Set(["H", "D"]);
-const SUIT_SHAPES = {
-  H: '<path d="M50 94C22 72 2 54 2 31 2 14 14 4 28 4c10 0 18 6 22 16C54 10 62 4 72 4c14 0 26 10 26 27 0 23-20 41-48 63z"/>',
-  D: '<path d="M50 2C62 22 76 38 94 50 76 62 62 78 50 98 38 78 24 62 6 50 24 38 38 22 50 2z"/>',
-  S: '<path d="M50 3C80 30 98 43 98 62c0 14-10 23-22 23-9 0-16-4-20-11 1 10 5 18 13 24H31c8-6 12-14 13-24-4 7-11 11-20 11C12 85 2 76 2 62 2 43 20 30 50 3z"/>',
-  C: '<circle cx="50" cy="27" r="21"/><circle cx="26" cy="60" r="21"/><circle cx="74" cy="60" r="21"/><path d="M44 50h12c0 22 4 34 14 48H30c10-14 14-26 14-48z"/>',
-};
-// Pip centres on a 100 x 140 card for ranks 2..10 (pips below the middle are drawn upside down).
-const PIPS = {
-  2: [[50, 26], [50, 114]],
-  3: [[50, 26], [50, 70], [50, 114]],
-  4: [[32, 26], [68, 26], [32, 114], [68, 114]],
-  5: [[32, 26], [68, 26], [50, 70], [32, 114], [68, 114]],
-  6: [[32, 26], [68, 26], [32, 70], [68, 70], [32, 114], [68, 114]],
-  7: [[32, 26], [68, 26], [50, 48], [32, 70], [68, 70], [32, 114], [68, 114]],
-  8: [[32, 26], [68, 26], [50, 48], [32, 70], [68, 70], [50, 92], [32, 114], [68, 114]],
-  9: [[32, 26], [68, 26], [32, 55], [68, 55], [50, 70], [32, 85], [68, 85], [32, 114], [68, 114]],
-  10: [[32, 26], [68, 26], [50, 41], [32, 55], [68, 55], [32, 85], [68, 85], [50, 99], [32, 114], [68, 114]],
-};
-const FACE_NAMES = { 11: "J", 12: "Q", 13: "K" };
-// Small gold emblems above the court letters: a cap for the Jack, a tiara, a crown.
-const EMBLEMS = {
-  11: "M38 46c0-9 5-15 12-15s12 6 12 15zM47 31l3-6 3 6z",
-  12: "M33 47l3-12 7 7 7-11 7 11 7-7 3 12zM36 33a2.5 2.5 0 1 0 .1 0zM50 29a2.5 2.5 0 1 0 .1 0zM64 33a2.5 2.5 0 1 0 .1 0z",
-  13: "M31 48l-2-18 10 9 11-14 11 14 10-9-2 18z",
-};
+// Card faces come from the widget's `faces` trait: pyramid_widget/engine/faces.json, the one
+// source shared with the static SVG picture (pyramid_widget/engine/svg.py). useFaces() checks
+// every entry first (numbers are finite numbers, path data has only path characters, labels
+// are one or two letters or digits) and keeps ready-made markup of the checked data only.
+let FACES = null;
+let FACES_FROM = null;
+const PATH_DATA = /^[MmLlHhVvCcSsQqTtAaZz0-9 .,-]+$/;
+
+/** Check the `faces` trait and keep it (null: no faces, every card draws empty). */
+function useFaces(data) {
+  if (data === FACES_FROM) return;
+  FACES_FROM = data;
+  FACES = null;
+  const num = (v) => typeof v === "number" && Number.isFinite(v);
+  const need = (ok) => { if (!ok) throw new Error("bad faces"); };
+  try {
+    const suits = {};
+    for (const s of ["C", "D", "H", "S"]) {
+      suits[s] = data.suits[s].map((p) => {
+        if (typeof p.d === "string") { need(PATH_DATA.test(p.d)); return `<path d="${p.d}"/>`; }
+        need(num(p.cx) && num(p.cy) && num(p.r));
+        return `<circle cx="${p.cx}" cy="${p.cy}" r="${p.r}"/>`;
+      }).join("");
+    }
+    const pips = {};
+    for (let r = 2; r <= 10; r++) pips[r] = data.pips[r].map(([x, y]) => { need(num(x) && num(y)); return [x, y]; });
+    const index = {};
+    for (let r = 1; r <= 13; r++) { index[r] = data.index[r] ?? String(r); need(/^[A-Z0-9]{1,2}$/.test(index[r])); }
+    const courts = {};
+    for (let r = 11; r <= 13; r++) {
+      const c = data.courts[r];
+      need(/^[A-Z]$/.test(c.letter) && PATH_DATA.test(c.emblem));
+      courts[r] = { letter: c.letter, emblem: c.emblem };
+    }
+    const numbers = (o, keys) => keys.map((k) => { need(num(o[k])); return o[k]; });
+    const [cx, cy, size, size2, pipY, pipSize] = numbers(data.corner, ["x", "y", "size", "size_two_digits", "pip_y", "pip_size"]);
+    const [ace, aceSpade] = numbers(data.ace, ["size", "spade_size"]);
+    const frame = data.court.frame.map((v) => { need(num(v)); return v; });
+    const [letterY, letterSize, courtPipY, courtPipSize] = numbers(data.court, ["letter_y", "letter_size", "pip_y", "pip_size"]);
+    need(num(data.pip_size) && frame.length === 5);
+    FACES = { suits, pips, index, courts, red: new Set(data.red.filter((s) => Object.hasOwn(suits, s))),
+      corner: { cx, cy, size, size2, pipY, pipSize }, ace, aceSpade, pip: data.pip_size,
+      court: { frame, letterY, letterSize, pipY: courtPipY, pipSize: courtPipSize } };
+  } catch {
+    FACES = null;
+  }
+}
+
 // Keyboard help: [keys, what they do, the toolbar control they need (hidden control: no row)].
 const KEYS_HELP = [
   ["Tab, arrow keys", "move between cards and piles"],
@@ -71,29 +93,32 @@ const VIEW_TRAITS = ["board", "status", "highlight", "paused", "controls", "them
 function pip(suit, cx, cy, size, flip = false) {
   const k = size / 100;
   const rot = flip ? ` rotate(180 ${cx} ${cy})` : "";
-  return `<g transform="${rot} translate(${cx - size / 2} ${cy - size / 2}) scale(${k})">${SUIT_SHAPES[suit]}</g>`;
+  return `<g transform="${rot} translate(${cx - size / 2} ${cy - size / 2}) scale(${k})">${FACES.suits[suit]}</g>`;
 }
 
-/** Whether (rank, suit) is a real card of the fixed tables above (a rank 1..13, a suit letter). */
+/** Whether (rank, suit) is a real card of the checked faces (a rank 1..13, a suit letter). */
 function isCard(rank, suit) {
-  return Number.isInteger(rank) && rank >= 1 && rank <= 13 && Object.hasOwn(SUIT_SHAPES, suit);
+  return FACES !== null && Number.isInteger(rank) && rank >= 1 && rank <= 13 && Object.hasOwn(FACES.suits, suit);
 }
 
-/** Return the inline SVG of a card face (viewBox 100 x 140), built from fixed data only:
+/** Return the inline SVG of a card face (viewBox 100 x 140), built from the checked faces only:
  * anything but a real rank and suit gives an empty face, so no outside text enters the markup. */
 export function faceSVG(rank, suit) {
   if (!isCard(rank, suit)) return '<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false"></svg>';
-  const r = RANKS[rank] || String(rank);
-  const fs = r.length > 1 ? 17 : 21;
-  const corner = `<text x="12" y="22" font-size="${fs}" text-anchor="middle" class="pyr-idx">${r}</text>${pip(suit, 12, 35, 13)}`;
+  const r = FACES.index[rank];
+  const k = FACES.corner;
+  const fs = r.length > 1 ? k.size2 : k.size;
+  const corner = `<text x="${k.cx}" y="${k.cy}" font-size="${fs}" text-anchor="middle" class="pyr-idx">${r}</text>${pip(suit, k.cx, k.pipY, k.pipSize)}`;
   let centre = "";
-  if (rank === 1) centre = pip(suit, 50, 70, suit === "S" ? 58 : 46);
-  else if (PIPS[rank]) centre = PIPS[rank].map(([x, y]) => pip(suit, x, y, 19, y > 70)).join("");
+  if (rank === 1) centre = pip(suit, 50, 70, suit === "S" ? FACES.aceSpade : FACES.ace);
+  else if (FACES.pips[rank]) centre = FACES.pips[rank].map(([x, y]) => pip(suit, x, y, FACES.pip, y > 70)).join("");
   else {
-    centre = `<rect x="24" y="18" width="52" height="104" rx="5" class="pyr-frame"/>` +
-      `<path d="${EMBLEMS[rank]}" class="pyr-emblem"/>` +
-      `<text x="50" y="90" font-size="42" text-anchor="middle" class="pyr-court">${FACE_NAMES[rank]}</text>` +
-      pip(suit, 50, 106, 15);
+    const c = FACES.court;
+    const [x, y, w, hgt, rx] = c.frame;
+    centre = `<rect x="${x}" y="${y}" width="${w}" height="${hgt}" rx="${rx}" class="pyr-frame"/>` +
+      `<path d="${FACES.courts[rank].emblem}" class="pyr-emblem"/>` +
+      `<text x="50" y="${c.letterY}" font-size="${c.letterSize}" text-anchor="middle" class="pyr-court">${FACES.courts[rank].letter}</text>` +
+      pip(suit, 50, c.pipY, c.pipSize);
   }
   return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">${corner}` +
     `<g transform="rotate(180 50 70)">${corner}</g>${centre}</svg>`;
@@ -128,6 +153,7 @@ class PyramidView {
     this.press = null;
     this.syncedAt = performance.now();
     this.timers = new Set();
+    useFaces(model.get("faces"));
     this.build();
     this.listen();
     this.renderAll();
@@ -194,7 +220,8 @@ class PyramidView {
     this.onEvent = () => this.renderEvent();
     m.on("change:last_event", this.onEvent);
     this.root.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    this.root.addEventListener("keydown", (e) => this.keyDown(e));
+    this.root.addEventListener("keydown", (e) => { if (e !== this.captured) this.keyDown(e); });
+    this.captureKeys();
     this.clock = setInterval(() => this.renderClock(), 500);
   }
 
@@ -208,6 +235,9 @@ class PyramidView {
     clearInterval(this.clock);
     for (const t of this.timers) clearTimeout(t);
     this.endPress();
+    this.releaseKeys();
+    this.root.removeEventListener("focusin", this.onFocusIn);
+    this.root.removeEventListener("focusout", this.onFocusOut);
   }
 
   later(fn, ms) {
@@ -385,7 +415,7 @@ class PyramidView {
 
   makeCard(c) {
     const node = h("div.pyr-card", { role: "button", tabindex: "0", "data-id": c.id });
-    node.classList.add(RED.has(c.suit) ? "is-red" : "is-black");
+    node.classList.add(FACES && FACES.red.has(c.suit) ? "is-red" : "is-black");
     node.innerHTML = faceSVG(c.rank, c.suit); // fixed markup only (see faceSVG)
     return node;
   }
@@ -688,16 +718,80 @@ class PyramidView {
   }
 
   // ----- keyboard ---------------------------------------------------------------------------
-  keyDown(e) {
-    const inField = e.target.matches("input, select, textarea");
+  // Keyboard capture (issue 17.1): a host may read keydown on `document` in the capture phase,
+  // before the board sees the key (Jupyter Notebook 7 does: "D, D" deleted the board's cell and
+  // the arrows moved between cells). While focus is inside the board, a capture-phase listener
+  // on `window` (the first stop of every key event, before any listener on `document`) handles
+  // the key here and stops it with stopImmediatePropagation; it is removed when focus leaves
+  // the board and when the view is destroyed.
+  captureKeys() {
+    this.onCapture = (e) => {
+      const target = e.composedPath()[0]; // the real target, also inside a shadow root (marimo)
+      if (!(target instanceof Node) || !this.root.contains(target)) { this.releaseKeys(); return; }
+      // A text field keeps its own listeners (the deal box's Enter); hosts' shortcuts skip
+      // editable targets, and the board's bubble listener still stops the key at its root.
+      if (target.matches("input, select, textarea")) return;
+      this.captured = e;
+      this.keyDown(e, target);
+    };
+    this.onFocusIn = () => {
+      if (this.capturing) return;
+      this.capturing = true;
+      window.addEventListener("keydown", this.onCapture, true);
+    };
+    this.onFocusOut = (e) => { if (!(e.relatedTarget instanceof Node && this.root.contains(e.relatedTarget))) this.releaseKeys(); };
+    this.root.addEventListener("focusin", this.onFocusIn);
+    this.root.addEventListener("focusout", this.onFocusOut);
+  }
+
+  releaseKeys() {
+    if (!this.capturing) return;
+    this.capturing = false;
+    window.removeEventListener("keydown", this.onCapture, true);
+  }
+
+  // Keyboard capture (issue 17.1): a host may read keydown on `document` in the capture phase,
+  // before the board sees the key (Jupyter Notebook 7 does: "D, D" deleted the board's cell and
+  // the arrows moved between cells). While focus is inside the board, a capture-phase listener
+  // on `window` (the first stop of every key event, before any listener on `document`) handles
+  // the key here and stops it with stopImmediatePropagation; it is removed when focus leaves
+  // the board and when the view is destroyed.
+  captureKeys() {
+    this.onCapture = (e) => {
+      const target = e.composedPath()[0]; // the real target, also inside a shadow root (marimo)
+      if (!(target instanceof Node) || !this.root.contains(target)) { this.releaseKeys(); return; }
+      // A text field keeps its own listeners (the deal box's Enter); hosts' shortcuts skip
+      // editable targets, and the board's bubble listener still stops the key at its root.
+      if (target.matches("input, select, textarea")) return;
+      this.captured = e;
+      this.keyDown(e, target);
+    };
+    this.onFocusIn = () => {
+      if (this.capturing) return;
+      this.capturing = true;
+      window.addEventListener("keydown", this.onCapture, true);
+    };
+    this.onFocusOut = (e) => { if (!(e.relatedTarget instanceof Node && this.root.contains(e.relatedTarget))) this.releaseKeys(); };
+    this.root.addEventListener("focusin", this.onFocusIn);
+    this.root.addEventListener("focusout", this.onFocusOut);
+  }
+
+  releaseKeys() {
+    if (!this.capturing) return;
+    this.capturing = false;
+    window.removeEventListener("keydown", this.onCapture, true);
+  }
+
+  keyDown(e, target = e.target) {
+    const inField = target.matches("input, select, textarea");
     const key = e.key;
     const ctrl = e.ctrlKey || e.metaKey;
     let done = true;
     if (key === "Escape") { this.select(null); this.panelName = null; this.renderPanel(); }
     else if (inField) done = false;
-    else if ((key === "Enter" || key === " ") && e.target.classList.contains("pyr-card")) this.tap(e.target.dataset.id);
-    else if ((key === "Enter" || key === " ") && e.target.classList.contains("pyr-slot-face")) e.target.click();
-    else if (key.startsWith("Arrow")) this.moveFocus(key, e.target);
+    else if ((key === "Enter" || key === " ") && target.classList.contains("pyr-card")) this.tap(target.dataset.id);
+    else if ((key === "Enter" || key === " ") && target.classList.contains("pyr-slot-face")) target.click();
+    else if (key.startsWith("Arrow")) this.moveFocus(key, target);
     else if (ctrl && (key === "z" || key === "Z")) this.shortcut(e.shiftKey ? "redo" : "undo");
     else if (ctrl && (key === "y" || key === "Y")) this.shortcut("redo");
     else if (ctrl || e.altKey) done = false;
@@ -705,11 +799,13 @@ class PyramidView {
     else if (key === "c" || key === "C") this.toCell();
     else if (SHORTCUTS[key.toLowerCase()]) this.shortcut(SHORTCUTS[key.toLowerCase()]);
     else done = false;
-    if (done && !(key === "Enter" && e.target.tagName === "BUTTON")) e.preventDefault();
+    if (done && !(key === "Enter" && target.tagName === "BUTTON")) e.preventDefault();
     // Keep every plain key away from the notebook's command-mode shortcuts ("a", "b", "d d",
     // "m" would edit cells) while focus is in the widget; Tab, Shift+Enter and chords pass.
     const chord = ctrl || e.altKey || (key === "Enter" && e.shiftKey);
-    if (done || (!chord && key !== "Tab")) e.stopPropagation();
+    // (stopImmediatePropagation: from the window capture listener it also keeps the key from
+    // every later listener of the host; the browser's default action, e.g. Tab, still happens.)
+    if (done || (!chord && key !== "Tab")) e.stopImmediatePropagation();
   }
 
   /** A toolbar shortcut: like its button, or, when the host hides the button (`controls`),
@@ -777,7 +873,14 @@ function initialize({ model }) {
     if ((model.get("autoplay") || []).length) timer = setTimeout(() => model.send({ kind: "solve-step" }), 420);
   };
   model.on("change:autoplay", step);
-  return () => { clearTimeout(timer); model.off("change:autoplay", step); };
+  // Hosts (issue 17.3): write back the count of each event once it has arrived, so a host that
+  // re-runs code when the page changes the widget (marimo's mo.ui.anywidget) sees every move.
+  const seen = () => {
+    const count = (model.get("last_event") || {}).count;
+    if (Number.isInteger(count) && count !== model.get("page_seen")) { model.set("page_seen", count); model.save_changes(); }
+  };
+  model.on("change:last_event", seen);
+  return () => { clearTimeout(timer); model.off("change:autoplay", step); model.off("change:last_event", seen); };
 }
 
 function render({ model, el }) {
