@@ -12,6 +12,7 @@ RIGHT = {
     3: "5C, 8D, AS",
     4: [("9H", "4S")],
     5: {"hard": 0, "medium": 2, "easy": "Unlimited", "apophis": 1, "cheops": 0},
+    6: ["draw", "4D+9S", "5C+8D", "draw", "AS+QH"],
 }
 
 WRONG = {
@@ -20,6 +21,7 @@ WRONG = {
     3: (["QH", "5C", "8D", "AS"], "QH is covered by 5C and 8D"),
     4: (["5D+8C", "4S+9H"], "8C is not on top of its waste pile (4S is on it)"),
     5: ({"hard": 0, "medium": 3}, "medium allows 2, not 3"),
+    6: (["5C+8D", "draw", "draw", "4D+9S"], "the 4 of diamonds is not on top of its waste pile"),
 }
 
 
@@ -42,8 +44,8 @@ def test_incomplete_and_unreadable_answers() -> None:
     unreadable = exercise(1).check(5)
     assert not unreadable and "could not read" in unreadable.message
     assert "not a card value" in exercise(1).check([("X", 3)]).message
-    with pytest.raises(KeyError, match=r"numbered 1\.\.5"):
-        exercise(6)
+    with pytest.raises(KeyError, match=r"numbered 1\.\.6"):
+        exercise(7)
 
 
 def test_pictures_do_not_give_the_answer_away() -> None:
