@@ -195,6 +195,26 @@ class TruthWatcher:
         verdict, rest = known
         return _report(game, token, verdict, [Move.parse(text) for text in rest])
 
+    def known(self, game: Game) -> tuple[Verdict, list[Move]] | None:
+        """What the watcher already knows of ``game``'s position: ``("winnable", rest of a
+        winning line)`` or ``("unwinnable", [])``; ``None`` when it has not decided it. The
+        solve button and the second-level hint reuse it instead of solving again.
+
+        >>> from pyramid_widget import Game
+        >>> game = Game.from_position("hard", pyramid=[None] * 27 + ["KD"])
+        >>> with TruthWatcher(lambda report: None) as watcher:
+        ...     _ = watcher.submit(game)
+        ...     _ = watcher.wait(60)
+        ...     verdict, line = watcher.known(game)
+        >>> verdict, [str(m) for m in line]
+        ('winnable', ['KD'])
+        """
+        found = self._known.lookup(position_key(game))
+        if found is None:
+            return None
+        verdict, rest = found
+        return verdict, [Move.parse(text) for text in rest]
+
     def _run(self) -> None:
         while True:
             with self._cond:

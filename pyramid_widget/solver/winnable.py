@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
 from pyramid_widget.engine.game import Game
@@ -18,7 +19,7 @@ from pyramid_widget.engine.rules import RuleSet, get_rules
 from pyramid_widget.errors import NoWinnableDealError
 from pyramid_widget.solver.lines import checked_solve
 
-__all__ = ["DEAL_SECONDS", "NoWinnableDealError", "winnable_deal"]
+__all__ = ["DEAL_SECONDS", "NoWinnableDealError", "search_winnable", "winnable_deal"]
 
 DEAL_SECONDS = 2.0
 """Default time budget per deal tried by :func:`winnable_deal`."""
@@ -61,4 +62,40 @@ def winnable_deal(
         f"no winnable deal found for rule set {rule_set.name!r} among deals {first}..{last} "
         f"({verdicts['unwinnable']} proved unwinnable, {verdicts['unknown']} undecided within "
         f"{budget} each); try a larger bound or more time per deal"
+    )
+
+
+def search_winnable(
+    rules: str | RuleSet,
+    *,
+    start: int | None = None,
+    max_seconds: float | None = 1.0,
+    stop: Callable[[], bool] = lambda: False,
+    progress: Callable[[int, int], object] = lambda tried, number: None,
+    limit: int = 100_000,
+) -> int | None:
+    """Like :func:`winnable_deal` but without a visible bound, for a background thread: try
+    deal numbers from ``start`` on (random when ``None``) until one is proved winnable, and
+    return it; ``None`` when ``stop()`` turned true first (checked before every deal).
+    ``progress(tried, number)`` is called before each deal. ``limit`` deals at most (then
+    :class:`NoWinnableDealError`): with any real rule set a winnable deal comes long before.
+
+    >>> seen = []
+    >>> n = search_winnable("hard", start=0, progress=lambda tried, number: seen.append(tried))
+    >>> n is not None and seen[0] == 0 and len(seen) == n + 1
+    True
+    >>> search_winnable("hard", start=0, stop=lambda: True) is None
+    True
+    """
+    rule_set = get_rules(rules)
+    first = random.randrange(_RANDOM_START_LIMIT) if start is None else start
+    for tried in range(limit):
+        if stop():
+            return None
+        number = (first + tried) % (MAX_DEAL_NUMBER + 1)
+        progress(tried, number)
+        if checked_solve(Game(rule_set, deal=number), max_seconds, None).verdict == "winnable":
+            return number
+    raise NoWinnableDealError(
+        f"no winnable deal found for rule set {rule_set.name!r} among {limit} deals from {first}"
     )

@@ -27,6 +27,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import pathlib
+import random
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -44,9 +47,9 @@ from pyramid_widget.engine.rules import PRESETS, RuleSet, get_rules
 from pyramid_widget.engine.svg import FACES
 from pyramid_widget.errors import IllegalMoveError, IntentError, InvalidMoveError, RecordsError
 from pyramid_widget.solver.post_mortem import PostMortem
-from pyramid_widget.widget.board import board_state, why_unavailable
+from pyramid_widget.widget.board import board_state, how_to_play, why_unavailable
 from pyramid_widget.widget.extras import Extras, RecordsUpdate
-from pyramid_widget.widget.intents import FloodGuard, check_intent, clip, quote
+from pyramid_widget.widget.intents import SOLVE_SPEEDS, FloodGuard, check_intent, clip, quote
 
 __all__ = ["CONTROLS", "MoveFilter", "PyramidWidget", "describe_move"]
 
@@ -62,6 +65,18 @@ MoveFilter = Callable[[Game, Move], "str | None"]
 
 #: The page's ES module and styles, shipped beside this module (no build step).
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
+
+
+#: Random deals the board picks are numbered below this (short labels: "deal #48213").
+RANDOM_DEALS = 1_000_000
+
+
+def _random_deal() -> int:
+    return random.randrange(1, RANDOM_DEALS)
+
+
+def _moves_text(n: int) -> str:
+    return f"{n} move" if n == 1 else f"{n} moves"
 
 
 def _highlight(move: Move) -> list[str]:
@@ -95,7 +110,34 @@ class PyramidWidget(anywidget.AnyWidget):
     score = t.Int(0, help="int: points so far.").tag(sync=True)
     moves = t.Int(0, help="int: moves in effect (draws and redeals count).").tag(sync=True)
     elapsed = t.Float(0.0, help="float: seconds of play at the last change.").tag(sync=True)
-    clock_running = t.Bool(True, help="bool: whether the page's clock ticks.").tag(sync=True)
+    clock_at = t.Float(
+        0.0,
+        help="float: when ``elapsed`` was measured (seconds since the epoch): every view adds "
+        "the time since then while the clock runs, so all views show the true time at once.",
+    ).tag(sync=True)
+    clock_running = t.Bool(
+        False,
+        help="bool: whether the page's clock ticks (from the first move on; not while paused, "
+        "not while the page is hidden, not after the game ends).",
+    ).tag(sync=True)
+    assisted = t.Bool(
+        False,
+        help="bool: the solver played moves (Solve) or gave its winning hint in this game; "
+        "it is recorded as assisted and never counts toward wins, streaks or bests.",
+    ).tag(sync=True)
+    busy = t.Dict(
+        help="dict: background work in progress ({'kind': 'solve' | 'hint' | 'winnable' | "
+        "'post-mortem', 'text': progress sentence}); empty when idle."
+    ).tag(sync=True)
+    solve_speed = t.Unicode(
+        "normal", help="str: how fast the page plays the solver's line: slow, normal, fast, step."
+    ).tag(sync=True)
+    post_mortem_text = t.Unicode(
+        "", help="str: the post-mortem of the lost game, once asked for and computed."
+    ).tag(sync=True)
+    rules_info = t.Dict(
+        help="dict: for each preset offered, its description and its how-to-play line."
+    ).tag(sync=True)
     paused = t.Bool(False, help="bool: the game is paused and the board hidden.").tag(sync=True)
     last_event = t.Dict(
         help="dict: the last thing that happened: kind, move, ok, message, cards, source, "
@@ -180,7 +222,14 @@ class PyramidWidget(anywidget.AnyWidget):
         move_filter: MoveFilter | None = None,
     ) -> None:
         super().__init__()
-        self._game = Game(get_rules(rules), deal)
+        self._lock = threading.RLock()
+        self._job = 0
+        self._closed = False
+        self._away = False
+        self._game = Game(get_rules(rules), _random_deal() if deal is None else deal)
+        self._started = self._game.moves > 0
+        #: Where the page's "winnable deals only" search starts (``None``: at random).
+        self.winnable_start: int | None = None
         #: ``(game, move) -> str | None``, a plain attribute: called before a legal move is
         #: applied; a returned text refuses the move and is shown as the explanation.
         self.move_filter: MoveFilter | None = move_filter
@@ -190,6 +239,10 @@ class PyramidWidget(anywidget.AnyWidget):
         self._reported: BaseException | None = None
         self.generation = 0
         self.presets = list(PRESETS)
+        self.rules_info = {
+            name: {"description": rule_set.description, "how": how_to_play(rule_set)}
+            for name, rule_set in PRESETS.items()
+        }
         if controls is not None:
             self.controls = list(controls)
         self.theme = theme
@@ -242,9 +295,10 @@ class PyramidWidget(anywidget.AnyWidget):
             self.status_reason = g.status_reason
             self.score = g.score
             self.moves = g.moves
-            self.elapsed = round(g.elapsed, 2)
-            self.paused = g.paused
-            self.clock_running = not g.paused and not g.is_over
+            self.elapsed = round(g.elapsed, 2) if self._started else 0.0
+            self.clock_at = time.time()
+            self.paused = g.paused and not self._away
+            self.clock_running = self._started and not g.paused and not g.is_over
         self._extras.after_change(g, self.generation)
 
     def _put_truth(self, value: dict[str, Any]) -> None:
@@ -304,24 +358,41 @@ class PyramidWidget(anywidget.AnyWidget):
             why = self.move_filter(g, move)
         return why
 
+    def _back(self) -> None:
+        """A move while the page counted as hidden: the player is back, the clock runs."""
+        if self._away:
+            self._away = False
+            self._game.resume()
+
+    def _position_changes(self) -> None:
+        """Background work about the old position (solve, hint, post-mortem) is stale."""
+        if self.busy.get("kind") in ("solve", "hint", "post-mortem"):
+            self._cancel_jobs()
+
     def _apply(self, move: Move, *, solving: bool = False) -> Move:
+        self._back()
         problem = self._problem(move)
         ids = _highlight(move) if move.is_removal or move.kind is MoveKind.CELL else []
         if problem is not None:
             exc = IllegalMoveError(move, problem)
             self._fail(exc, move.kind.value, str(move), ids)
             raise exc
+        if not self._started:  # the clock starts at the first move, not when the cell ran
+            self._game._clock.reset(0.0)
+            self._started = True
         self._game.play(move)
         g = self._game
         with self.hold_sync():
-            if not solving:
+            if solving:
+                self.assisted = True
+            else:
                 self.autoplay = []
+                self._position_changes()
             self.highlight = []
             text, kind = self._result_text()
             if g.is_over:  # recorded now; a failing store is reported, never an error here
-                text = self._with(
-                    text, self._take_records(self._extras.game_over(g, self.generation))
-                )
+                update = self._extras.game_over(g, self.generation, assisted=self.assisted)
+                text = self._with(text, self._take_records(update))
             self.show_message(text, kind)
             self._sync()
             self._event(move.kind.value, True, text, str(move), ids)
@@ -381,6 +452,7 @@ class PyramidWidget(anywidget.AnyWidget):
         return self._apply(Move.next_round())
 
     def _meta(self, kind: str, action: Callable[[], Move]) -> Move:
+        self._back()
         if self._game.paused:
             exc = IllegalMoveError(kind, "the game is paused: resume it to play")
             self._fail(exc, kind)
@@ -392,6 +464,7 @@ class PyramidWidget(anywidget.AnyWidget):
             raise
         with self.hold_sync():
             self.autoplay = []
+            self._position_changes()
             self.highlight = []
             verb = "Undid" if kind == "undo" else "Redid"
             text = f"{verb} {describe_move(move)}."
@@ -425,7 +498,13 @@ class PyramidWidget(anywidget.AnyWidget):
         except ValueError as exc:
             self._fail(exc, "hint")
             raise
+        self._show_hint(move, level)
+        return move
+
+    def _show_hint(self, move: Move | None, level: int) -> None:
         with self.hold_sync():
+            if level == 2 and move is not None:
+                self.assisted = True  # the solver's winning move: an assisted game
             if move is None:
                 over = self._game.is_over
                 text = (
@@ -439,7 +518,6 @@ class PyramidWidget(anywidget.AnyWidget):
                 self.highlight = _highlight(move)
             self.show_message(text, "hint")
             self._event("hint", move is not None, text, str(move or ""), self.highlight)
-        return move
 
     # -- whole games ----------------------------------------------------------------------
 
@@ -459,7 +537,7 @@ class PyramidWidget(anywidget.AnyWidget):
             if deal is not None:
                 raise ValueError("give either a deal or winnable=True, not both")
             deal = self._extras.winnable_deal(rule_set)
-        self.load(Game(rule_set, deal))
+        self.load(Game(rule_set, _random_deal() if deal is None else deal))
         return self._game
 
     def load(self, game: Game) -> None:
@@ -467,14 +545,20 @@ class PyramidWidget(anywidget.AnyWidget):
         position from ``Game.from_position``) and play on it from here."""
         if not isinstance(game, Game):
             raise TypeError(f"load() takes a pyramid_widget Game, got {type(game).__name__}")
-        problem = self._take_records(self._extras.abandon(self._game, self.generation))
+        problem = self._take_records(
+            self._extras.abandon(self._game, self.generation, assisted=self.assisted)
+        )
         self._game = game
+        self._started = game.moves > 0
         self._fresh_start("New game: " + self._game_title() + ".", problem)
 
     def restart(self) -> None:
         """Start this deal again from the beginning (score and clock reset)."""
-        problem = self._take_records(self._extras.abandon(self._game, self.generation))
+        problem = self._take_records(
+            self._extras.abandon(self._game, self.generation, assisted=self.assisted)
+        )
         self._game.restart()
+        self._started = False
         self._fresh_start("Restarted " + self._game_title() + ".", problem)
 
     def _game_title(self) -> str:
@@ -486,8 +570,12 @@ class PyramidWidget(anywidget.AnyWidget):
         """A new game or a restart is on the board; ``problem``: the old game's records
         failure, if any (the new game starts all the same)."""
         self.generation += 1
+        self._away = False
         with self.hold_sync():
+            self._cancel_jobs()
             self.autoplay = []
+            self.assisted = False
+            self.post_mortem_text = ""
             self.highlight = []
             later = self._take_records(self._extras.new_game(self._game, self.generation))
             text = self._with(self._with(text, problem), later)
@@ -497,6 +585,7 @@ class PyramidWidget(anywidget.AnyWidget):
 
     def pause(self) -> None:
         """Stop the clock and hide the board until :meth:`resume`."""
+        self._away = False
         self._game.pause()
         with self.hold_sync():
             self.autoplay = []
@@ -505,8 +594,11 @@ class PyramidWidget(anywidget.AnyWidget):
 
     def resume(self) -> None:
         """Start the clock again and show the board."""
+        self._away = False
         self._game.resume()
         with self.hold_sync():
+            if "paused" in self.message:
+                self.show_message("", "info")  # "the game is paused..." is no longer true
             self._sync()
             self._event("resume", True, "")
 
@@ -519,18 +611,36 @@ class PyramidWidget(anywidget.AnyWidget):
         except ValueError as exc:
             self._fail(exc, "solve")
             raise
-        if line is None:
-            self.show_message("The solver proved that this position cannot be won.", "error")
-            return None
         if not step_by_step:
-            for move in line:
+            if line is None:
+                self.show_message("The solver proved that this position cannot be won.", "error")
+            for move in line or []:
                 self._apply(move, solving=True)
             return line
+        self._queue_line(line)
+        return line
+
+    def _queue_line(self, line: list[Move] | None) -> None:
+        """Queue the solver's line for the page to play (or say that there is none)."""
+        if line is None:
+            self.show_message("The solver proved that this position cannot be won.", "error")
+            return
         with self.hold_sync():
             self.autoplay = [str(m) for m in line]
             self.highlight = _highlight(line[0]) if line else []
-            self.show_message(f"Solving: {len(line)} moves to go.", "hint")
-        return line
+            self.show_message(f"Solving: {_moves_text(len(line))} to go.", "hint")
+
+    def stop_solving(self) -> None:
+        """Stop the solver's line (and any solve still thinking); the moves played stay."""
+        with self.hold_sync():
+            was = bool(self.autoplay) or self.busy.get("kind") == "solve"
+            if self.busy.get("kind") == "solve":
+                self._cancel_jobs()
+            self.autoplay = []
+            self.highlight = []
+            if was:
+                self.show_message("Solve stopped.", "info")
+            self._event("solve-stop", True, "Solve stopped." if was else "")
 
     def _solve_step(self) -> None:
         """Play the next queued move of the solver's line (the page asks for each step)."""
@@ -546,7 +656,7 @@ class PyramidWidget(anywidget.AnyWidget):
             self.autoplay = queue[1:]
             if queue[1:]:
                 self.highlight = _highlight(Move.parse(queue[1]))
-                self.show_message(f"Solving: {len(queue) - 1} moves to go.", "hint")
+                self.show_message(f"Solving: {_moves_text(len(queue) - 1)} to go.", "hint")
 
     def _refresh_stats(self) -> None:
         problem = self._take_records(self._extras.stats(self._game.rules.name))
@@ -557,8 +667,150 @@ class PyramidWidget(anywidget.AnyWidget):
         """The solver's verdict on this game: could it have been won, which move lost it."""
         return self._extras.post_mortem(self._game)
 
+    # -- background work (the page's Solve, second-level hint, winnable deal, post-mortem) --
+
+    def _where(self) -> tuple[int, int, int]:
+        return (self.generation, len(self._game.history), self._game.moves)
+
+    def _cancel_jobs(self) -> None:
+        self._job += 1
+        self.busy = {}
+
+    def _background(
+        self,
+        kind: str,
+        text: str,
+        work: Callable[[Game, Callable[[], bool], Callable[[str], None]], Any],
+        done: Callable[[Any], None],
+        *,
+        same_position: bool = True,
+    ) -> None:
+        """Run ``work(game copy, stop, progress)`` off the kernel's main thread, then, under
+        the widget's lock and only if still current (no newer job; with ``same_position``,
+        no move since), ``done(result)``. ``progress(text)`` updates :attr:`busy`."""
+        self._job += 1
+        token = self._job
+        game = self._game.copy()
+        where = self._where()
+
+        def current() -> bool:
+            return (
+                token == self._job
+                and not self._closed
+                and (not same_position or where == self._where())
+            )
+
+        def progress(words: str) -> None:
+            with self._lock:
+                if current():
+                    with self.hold_sync():
+                        self.busy = {"kind": kind, "text": words}
+                        self.show_message(words, "hint")
+
+        def run() -> None:
+            try:
+                result = work(game, lambda: not current(), progress)
+            except Exception as exc:
+                with self._lock:
+                    if current():
+                        with self.hold_sync():
+                            self.busy = {}
+                            self._fail(exc, kind)
+                        self._reported = None
+                    if not isinstance(exc, ValueError):
+                        _log.exception("pyramid widget: background %s failed", kind)
+                return
+            with self._lock:
+                if current():
+                    with self.hold_sync():
+                        self.busy = {}
+                        done(result)
+
+        with self.hold_sync():
+            self.busy = {"kind": kind, "text": text}
+            self.show_message(text, "hint")
+        threading.Thread(target=run, name=f"pyramid-{kind}", daemon=True).start()
+
+    def _solve_in_background(self) -> None:
+        if self.autoplay or self.busy.get("kind") == "solve":
+            self.stop_solving()  # the Solve button toggles
+            return
+        self._background(
+            "solve",
+            "Solving: thinking…",
+            lambda game, stop, progress: self._extras.winning_line(game),
+            self._queue_line,
+        )
+
+    def _hint_in_background(self) -> None:
+        self._background(
+            "hint",
+            "Hint: the solver is thinking…",
+            lambda game, stop, progress: self._extras.winning_move(game),
+            lambda move: self._show_hint(move, 2),
+        )
+
+    def _winnable_in_background(self, rules: str | None) -> None:
+        rule_set = self._game.rules if rules is None else get_rules(rules)
+
+        def work(game: Game, stop: Callable[[], bool], progress: Callable[[str], None]) -> Any:
+            def tell(tried: int, number: int) -> None:
+                if tried:
+                    progress(
+                        f"Looking for a winnable {rule_set.name} deal: {tried} tried, "
+                        f"now deal #{number}…"
+                    )
+
+            return self._extras.search_winnable(rule_set, stop, tell, self.winnable_start)
+
+        def done(number: int | None) -> None:
+            if number is not None:
+                self.load(Game(rule_set, number))
+
+        self._background(
+            "winnable",
+            f"Looking for a winnable {rule_set.name} deal…",
+            work,
+            done,
+            same_position=False,
+        )
+
+    def _post_mortem_in_background(self) -> None:
+        if not self._game.is_over:
+            raise IntentError("the post-mortem is for a game that is over")
+
+        def done(text: str) -> None:
+            self.post_mortem_text = text
+            self.show_message("", "info")
+
+        self._background(
+            "post-mortem",
+            "Could you have won? The solver is looking…",
+            lambda game, stop, progress: str(self._extras.post_mortem(game).detail),
+            done,
+        )
+
+    def _visibility(self, hidden: bool) -> None:
+        """The page was hidden (another tab, a minimised window) or shown again: the clock
+        stops while nobody can see the board (without the pause screen)."""
+        g = self._game
+        if hidden and not g.paused and not g.is_over and self._started:
+            self._away = True
+            g.pause()
+            self._sync()
+        elif not hidden and self._away:
+            self._away = False
+            g.resume()
+            self._sync()
+
+    def _set_speed(self, speed: str) -> None:
+        if speed not in SOLVE_SPEEDS:
+            raise IntentError(f"unknown solve speed {quote(speed)}")
+        self.solve_speed = speed
+
     def close(self) -> None:
         """Stop background work and close the widget."""
+        self._closed = True
         extras: Extras | None = getattr(self, "_extras", None)
         if extras is not None:
             extras.close()
@@ -576,7 +828,7 @@ class PyramidWidget(anywidget.AnyWidget):
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         seq = content.get("seq") if isinstance(content, dict) else None
-        with self._from_page(seq if isinstance(seq, int) else None):
+        with self._lock, self._from_page(seq if isinstance(seq, int) else None):
             try:
                 if not self._guard.allow():
                     raise IntentError(
@@ -606,8 +858,10 @@ class PyramidWidget(anywidget.AnyWidget):
             "restart": self.restart,
             "pause": self.pause,
             "resume": self.resume,
-            "solve": self.solve,
+            "solve": self._solve_in_background,
             "solve-step": self._solve_step,
+            "solve-stop": self.stop_solving,
+            "post-mortem": self._post_mortem_in_background,
             "stats": self._refresh_stats,
         }
         if kind in simple:
@@ -620,14 +874,22 @@ class PyramidWidget(anywidget.AnyWidget):
             self.to_cell(intent["card"])
         elif kind == "select":
             self._select(intent["card"])
+        elif kind == "hint" and intent.get("level", 1) == 2:
+            self._hint_in_background()
         elif kind == "hint":
-            self.hint(intent.get("level", 1))
+            self.hint(1)
+        elif kind == "visibility":
+            self._visibility(intent["hidden"])
+        elif kind == "solve-speed":
+            self._set_speed(intent["speed"])
         elif kind == "truth":
             self._extras.set_truth(intent["on"], self._game, self.generation)
+        elif kind == "new" and intent.get("winnable", False):
+            if intent.get("deal") is not None:
+                raise IntentError("give either a deal number or 'winnable deals only', not both")
+            self._winnable_in_background(intent.get("rules"))
         elif kind == "new":
-            self.new_game(
-                intent.get("rules"), intent.get("deal"), winnable=intent.get("winnable", False)
-            )
+            self.new_game(intent.get("rules"), intent.get("deal"))
 
     def _select(self, name: str) -> None:
         """The player touched a card that cannot be played: say why."""

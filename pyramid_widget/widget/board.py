@@ -24,6 +24,7 @@ from pyramid_widget.engine.moves import Move
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
+    from pyramid_widget.engine.rules import RuleSet
 
 #: How many cards of each waste pile the page shows (the top one and a few beneath it).
 WASTE_SHOWN = 3
@@ -102,9 +103,53 @@ def _other_cards(game: Game, available: set[Card]) -> list[CardEntry]:
     return out
 
 
+def _passes_text(passes: int | None) -> str:
+    if passes is None:
+        return "unlimited redeals"
+    if passes == 1:
+        return "one pass through the stock, no redeal"
+    redeals = "one redeal" if passes == 2 else f"{passes - 1} redeals"
+    return f"{passes} passes through the stock ({redeals})"
+
+
+def how_to_play(rules: RuleSet) -> str:
+    """A short "what pairs / how to win" text for ``rules``, built from the rule set's data
+    (its pairing, Kings, goal, passes, stock and cells): what the board's Keys panel says.
+
+    >>> from pyramid_widget.engine.rules import get_rules
+    >>> how_to_play(get_rules("medium"))
+    'Pair two available cards whose values add up to 13 (A = 1, J = 11, Q = 12); a King (13) goes alone. Win by clearing the pyramid. 3 passes through the stock (2 redeals).'
+    >>> how_to_play(get_rules("cheops"))
+    'Pair two available cards of the same or adjacent rank (A-2, ..., Q-K, no wrap). Win by clearing the pyramid. One pass through the stock, no redeal. The top stock card lies face up beside the deck and can be played.'
+    """
+    if rules.pairing.startswith("sum"):
+        total = int(rules.pairing[3:])
+        text = f"Pair two available cards whose values add up to {total} (A = 1, J = 11, Q = 12)"
+        if rules.kings_alone:
+            text += f"; a King ({total}) goes alone"
+    else:
+        text = "Pair two available cards of the same or adjacent rank (A-2, ..., Q-K, no wrap)"
+        if rules.kings_alone:
+            text += "; a King goes alone"
+    goal = "clearing the pyramid" if rules.win == "pyramid" else "removing all 52 cards"
+    parts = [text + ".", f"Win by {goal}.", _passes_text(rules.passes).capitalize() + "."]
+    if rules.stock_top_available:
+        parts.append("The top stock card lies face up beside the deck and can be played.")
+    elif rules.stock_face_up:
+        parts.append("The top stock card lies face up beside the deck (not playable).")
+    if rules.waste_piles > 1:
+        parts.append(f"The stock deals onto {rules.waste_piles} waste piles; their tops play.")
+    if rules.cells:
+        parts.append("The free cell holds one card (C, or drag a card onto it).")
+    if rules.rounds:
+        parts.append("Clear the pyramid to deal the next round.")
+    return " ".join(parts)
+
+
 def _rules_summary(game: Game) -> dict[str, Any]:
     r = game.rules
     return {
+        "how": how_to_play(r),
         "name": r.name,
         "pairing": r.pairing,
         "kings_alone": r.kings_alone,

@@ -36,7 +36,7 @@ from pyramid_widget.records.store import Records, Stats
 from pyramid_widget.solver.lines import next_winning_move, winning_line
 from pyramid_widget.solver.post_mortem import PostMortem, post_mortem
 from pyramid_widget.solver.truth import TruthReport, TruthWatcher
-from pyramid_widget.solver.winnable import winnable_deal
+from pyramid_widget.solver.winnable import search_winnable, winnable_deal
 
 __all__ = [
     "WINNABLE_BOUND",
@@ -49,8 +49,10 @@ __all__ = [
 
 _log = logging.getLogger(__name__)
 
-#: Solver budget for a "winnable deals only" new deal: deals tried and seconds per deal.
-WINNABLE_BOUND = 20
+#: Solver budget for a "winnable deals only" new deal from Python: deals tried and seconds
+#: per deal. The page's search (:meth:`Extras.search_winnable`) runs in the background with no
+#: visible bound (about 5% of ``hard`` deals are winnable: 20 deals are not enough).
+WINNABLE_BOUND = 200
 WINNABLE_SECONDS = 1.0
 
 TruthValue = dict[str, Any]
@@ -61,7 +63,8 @@ class RecordStore(Protocol):
     or a stand-in with the same two methods)."""
 
     def record_game(self, game: Game) -> int:
-        """Store a finished (or abandoned) game."""
+        """Store a finished (or abandoned) game (a store that takes ``assisted=True`` keeps
+        the solver's games apart; it is passed only for such a game)."""
         ...
 
     def stats(self, rules: str) -> Stats:
@@ -154,33 +157,44 @@ class Extras:
             return RecordsUpdate({}, f"The records could not be read: {_reason(exc)}.")
         return RecordsUpdate({k: v for k, v in as_dict.items() if not isinstance(v, (list, dict))})
 
-    def record(self, game: Game, generation: int) -> RecordsUpdate | None:
+    def record(
+        self, game: Game, generation: int, *, assisted: bool = False
+    ) -> RecordsUpdate | None:
         """Record ``game`` (once per ``generation``, the widget's game counter) and return the
         new stats; ``None`` when there is nothing to record (no records, a hand-made position,
-        already recorded). A store that raises gives a :attr:`RecordsUpdate.problem`."""
+        already recorded). ``assisted``: the solver played moves or gave its winning hint (the
+        game never counts toward wins, streaks or bests). A store that raises gives a
+        :attr:`RecordsUpdate.problem`."""
         if self.records is None or self._recorded == generation or game.deal is None:
             return None
         self._recorded = generation  # tried once: a failing store is not asked again
         try:
-            self.records.record_game(game)
+            if assisted:
+                self.records.record_game(game, assisted=True)  # type: ignore[call-arg]
+            else:
+                self.records.record_game(game)
         except Exception as exc:  # any failure of the store: report it, keep playing
             _log.warning("pyramid widget: could not record the game: %s", exc)
             update = self.stats(game.rules.name) or RecordsUpdate()
             return RecordsUpdate(update.stats, f"This game could not be recorded: {_reason(exc)}.")
         return self.stats(game.rules.name)
 
-    def game_over(self, game: Game, generation: int) -> RecordsUpdate | None:
+    def game_over(
+        self, game: Game, generation: int, *, assisted: bool = False
+    ) -> RecordsUpdate | None:
         """After a move that ended the game: record it (when final) and, with the indicator on,
         start a post-mortem of a loss in the background."""
-        update = self.record(game, generation) if _is_final(game) else None
+        update = self.record(game, generation, assisted=assisted) if _is_final(game) else None
         if game.status is Status.LOST and self.truth.get("on"):
             self._start_post_mortem(game.copy(), generation)
         return update
 
-    def abandon(self, game: Game, generation: int) -> RecordsUpdate | None:
+    def abandon(
+        self, game: Game, generation: int, *, assisted: bool = False
+    ) -> RecordsUpdate | None:
         """The player leaves ``game`` (new deal, restart): a started game counts as played."""
         if game.moves > 0 and game.status is Status.PLAYING:
-            return self.record(game, generation)
+            return self.record(game, generation, assisted=assisted)
         return None
 
     def new_game(self, game: Game, generation: int) -> RecordsUpdate | None:
@@ -258,13 +272,42 @@ class Extras:
         """A deal number the solver proves winnable under ``rules``."""
         return winnable_deal(rules, start=None, bound=WINNABLE_BOUND, max_seconds=WINNABLE_SECONDS)
 
+    def search_winnable(
+        self,
+        rules: RuleSet,
+        stop: Callable[[], bool],
+        progress: Callable[[int, int], object],
+        start: int | None = None,
+    ) -> int | None:
+        """The page's "winnable deals only": search deal after deal (background thread) until
+        one is proved winnable; ``None`` when ``stop()`` turned true first."""
+        return search_winnable(
+            rules, start=start, max_seconds=WINNABLE_SECONDS, stop=stop, progress=progress
+        )
+
+    def _known(self, game: Game) -> tuple[bool, list[Move] | None]:
+        """``(True, line)`` when the truth watcher already decided ``game``'s position (the
+        rest of a winning line, or ``None`` for unwinnable); ``(False, None)`` otherwise."""
+        watcher = self._watcher
+        found = watcher.known(game) if watcher is not None else None
+        if found is None:
+            return False, None
+        verdict, line = found
+        return True, (line if verdict == "winnable" else None)
+
     def winning_move(self, game: Game) -> Move | None:
-        """The next move of a winning line (the second-level hint)."""
+        """The next move of a winning line (the second-level hint); the truth watcher's line
+        when it already has one."""
+        known, line = self._known(game)
+        if known:
+            return line[0] if line else None
         return next_winning_move(game)
 
     def winning_line(self, game: Game) -> list[Move] | None:
-        """A winning line from ``game``'s position, ``None`` when it cannot be won."""
-        return winning_line(game)
+        """A winning line from ``game``'s position, ``None`` when it cannot be won (the truth
+        watcher's line when it already has one)."""
+        known, line = self._known(game)
+        return line if known else winning_line(game)
 
     def close(self) -> None:
         """Stop the truth watcher's thread."""

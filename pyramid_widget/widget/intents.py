@@ -13,7 +13,7 @@ than a person can click.
 >>> check_intent({"kind": "jump"})
 Traceback (most recent call last):
 ...
-pyramid_widget.errors.IntentError: unknown message kind 'jump'; expected one of: cell, draw, hint, king, new, next-round, pair, pause, redeal, redo, restart, resume, select, solve, solve-step, stats, truth, undo
+pyramid_widget.errors.IntentError: unknown message kind 'jump'; expected one of: cell, draw, hint, king, new, next-round, pair, pause, post-mortem, redeal, redo, restart, resume, select, solve, solve-speed, solve-step, solve-stop, stats, truth, undo, visibility
 """
 
 from __future__ import annotations
@@ -131,6 +131,18 @@ def _deal(value: Any, field: str) -> int | str:
     return value
 
 
+#: How fast the page plays the solver's line: seconds between moves ("step": on request).
+SOLVE_SPEEDS = {"slow": 1.0, "normal": 0.4, "fast": 0.12, "step": 0.0}
+
+
+def _speed(value: Any, field: str) -> str:
+    if not isinstance(value, str) or value not in SOLVE_SPEEDS:
+        raise IntentError(
+            f"field {field!r} must be one of {sorted(SOLVE_SPEEDS)}, got {quote(value)}"
+        )
+    return value
+
+
 Checker = Callable[[Any, str], Any]
 
 #: For each kind: its required fields and its optional fields, each with a checker.
@@ -151,6 +163,10 @@ SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
     "resume": ({}, {}),
     "solve": ({}, {}),
     "solve-step": ({}, {}),
+    "solve-stop": ({}, {}),
+    "solve-speed": ({"speed": _speed}, {}),
+    "post-mortem": ({}, {}),
+    "visibility": ({"hidden": _bool}, {}),
     "truth": ({"on": _bool}, {}),
     "stats": ({}, {}),
 }

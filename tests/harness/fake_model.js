@@ -7,6 +7,11 @@ export class FakeModel {
     this.state = { ...state };
     this.handlers = new Map();
     this.sent = [];
+    // Traits a bridged widget changes from a background thread (solve, winnable deals) arrive
+    // by polling, as a kernel would push them.
+    if (typeof window.pyramidState === "function") {
+      this.poll = setInterval(() => window.pyramidState().then((text) => this.update(JSON.parse(text))), 150);
+    }
   }
 
   get(name) { return this.state[name]; }

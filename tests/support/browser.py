@@ -142,11 +142,19 @@ def bridge(page: Any, widget: Any) -> None:
     """Make the harness's fake model talk to ``widget``: each ``model.send`` runs the real
     Python dispatcher and the page receives the new traits. Call before ``harness.start``."""
 
+    lock = getattr(widget, "_lock", None) or threading.RLock()
+
     def send(text: str) -> str:
         widget._on_msg(widget, json.loads(text), [])
-        return json.dumps(widget_state(widget))
+        with lock:
+            return json.dumps(widget_state(widget))
+
+    def state() -> str:
+        with lock:  # traits a background thread (solve, winnable deal) changed
+            return json.dumps(widget_state(widget))
 
     page.expose_function("pyramidSend", send)
+    page.expose_function("pyramidState", state)
 
 
 def push(page: Any, widget: Any) -> None:

@@ -235,14 +235,17 @@ def test_new_restart_pause_resume(w: PyramidWidget) -> None:
     with pytest.raises(IllegalMoveError, match="paused"):
         w.undo()
     send(w, kind="resume")
-    assert not w.paused and w.clock_running
+    assert not w.paused and not w.clock_running  # the clock starts at the first move
     assert send(w, kind="draw")["ok"]
+    assert w.clock_running
 
 
 def test_every_kind_in_the_schema_is_exercised() -> None:
     exercised = {"pair", "king", "cell", "select", "draw", "redeal", "next-round", "undo"}
     exercised |= {"redo", "hint", "new", "restart", "pause", "resume", "solve", "solve-step"}
     exercised |= {"truth", "stats"}
+    # tested in tests/widget/test_board_touch.py and test_board_touch_browser.py:
+    exercised |= {"solve-stop", "solve-speed", "post-mortem", "visibility"}
     assert exercised == set(SCHEMA)
 
 

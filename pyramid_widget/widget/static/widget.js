@@ -65,9 +65,11 @@ function useFaces(data) {
 
 // Keyboard help: [keys, what they do, the toolbar control they need (hidden control: no row)].
 const KEYS_HELP = [
-  ["Tab, arrow keys", "move between cards and piles"],
-  ["Enter or Space", "select a card, then its partner (a King: twice)"],
-  ["Escape", "cancel the selection, close a panel"],
+  ["Tab", "into the board (one stop) and out again"],
+  ["Arrow keys", "move between the cards you can play and the stock"],
+  ["Enter or Space", "select a card, then its partner; a King goes at once where Kings go alone"],
+  ["Second card", "if it does not pair, it becomes the selection (a covered card clears it)"],
+  ["Escape", "cancel the selection (or click the empty felt), close a panel"],
   ["D", "draw (or redeal when the stock is empty, or deal the next round)"],
   ["U or Ctrl+Z", "undo", "undo"],
   ["R or Ctrl+Y", "redo", "redo"],
@@ -87,7 +89,10 @@ const TOOLBAR = [
 const SHORTCUTS = { u: "undo", r: "redo", h: "hint", p: "pause", n: "new", "?": "help" };
 // Traits whose change redraws the whole view (one render per batch).
 const VIEW_TRAITS = ["board", "status", "highlight", "paused", "controls", "theme", "truth", "stats",
-  "autoplay", "features", "banner", "compact"];
+  "autoplay", "features", "banner", "compact", "busy", "solve_speed", "post_mortem_text", "rules_info"];
+// Solve speeds (seconds between the solver's moves; "step": one move per click on Next move).
+const SPEEDS = [["slow", "Slow", 1000], ["normal", "Normal", 420], ["fast", "Fast", 120], ["step", "Step by step", 0]];
+const moveWord = (n) => `${n} ${n === 1 ? "move" : "moves"}`;
 
 /** Return one suit symbol as SVG markup placed in the box (x, y, size), upside down if asked. */
 function pip(suit, cx, cy, size, flip = false) {
@@ -178,6 +183,7 @@ class PyramidView {
     msg.seq = (this.seq = (this.seq || 0) + 1);
     msg.sent_at = Date.now();
     this.model.send(msg);
+    return msg.seq;
   }
 
   // ----- skeleton ---------------------------------------------------------------------------
@@ -192,19 +198,35 @@ class PyramidView {
       this.buttons[kind] = b;
       this.toolbar.append(b);
     }
-    this.status = h("div.pyr-status", { role: "status", "aria-live": "polite" });
+    // Solve's speed and its "Next move" step sit right after the Solve button.
+    this.speedEl = h("select.pyr-speed", { "aria-label": "Solve speed", title: "Solve speed",
+      onchange: () => this.send({ kind: "solve-speed", speed: this.speedEl.value }) },
+    ...SPEEDS.map(([v, label]) => h("option", { value: v }, label)));
+    this.stepBtn = h("button.pyr-btn", { type: "button", "data-action": "solve-next", hidden: true,
+      onclick: () => this.send({ kind: "solve-step" }) }, "Next move");
+    this.buttons.solve.after(this.speedEl, this.stepBtn);
+    // The status line holds the ticking clock: no live region here (it would announce every
+    // second). Moves and errors are announced politely by the hidden live region below.
+    this.status = h("div.pyr-status");
+    this.live = h("div.pyr-live", { role: "status", "aria-live": "polite", "aria-atomic": "true" });
     this.boardEl = h("div.pyr-board", { "aria-label": "Pyramid solitaire board", role: "group" });
     this.slotsEl = h("div.pyr-slots");
     this.boardEl.append(this.slotsEl);
-    this.msgEl = h("div.pyr-message", { role: "alert", "aria-live": "assertive" });
+    // The message floats over the top of the felt (it never moves the board) and above the
+    // won/lost banner; the live region says it aloud.
+    this.msgEl = h("div.pyr-message.is-empty", { "data-kind": "info" });
     this.banner = h("div.pyr-banner", { hidden: true });
     this.pauseEl = h("div.pyr-paused", { hidden: true },
       h("div.pyr-paused-title", { text: "Paused" }),
       h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "resume", onclick: () => this.send({ kind: "resume" }) }, "Resume"));
-    this.felt = h("div.pyr-felt", {}, this.boardEl, this.msgEl, this.banner, this.pauseEl);
+    this.felt = h("div.pyr-felt", {}, this.boardEl, this.banner, this.pauseEl, this.msgEl);
+    // A click on the empty felt cancels the selection.
+    this.felt.addEventListener("click", (e) => {
+      if (!e.target.closest(".pyr-card, .pyr-slot-face, button, select, input, .pyr-banner-box")) this.select(null);
+    });
     this.panel = h("div.pyr-panel", { hidden: true });
     this.root = h("div.pyr-root", { "data-lm-suppress-shortcuts": "true" },
-      this.toolbar, this.panel, this.status, this.felt);
+      this.toolbar, this.panel, this.status, this.felt, this.live);
     this.el.append(this.root);
   }
 
@@ -213,8 +235,8 @@ class PyramidView {
     this.onChange = () => this.schedule();
     for (const name of VIEW_TRAITS) m.on(`change:${name}`, this.onChange);
     this.onStatus = () => this.renderStatus();
-    for (const name of ["score", "moves", "elapsed", "clock_running"]) m.on(`change:${name}`, this.onStatus);
-    this.onMessage = () => this.renderMessage();
+    for (const name of ["score", "moves", "elapsed", "clock_running", "clock_at"]) m.on(`change:${name}`, this.onStatus);
+    this.onMessage = () => { this.msgHidden = false; this.renderMessage(); };
     m.on("change:message", this.onMessage);
     m.on("change:message_kind", this.onMessage);
     this.onEvent = () => this.renderEvent();
@@ -223,12 +245,21 @@ class PyramidView {
     this.root.addEventListener("keydown", (e) => { if (e !== this.captured) this.keyDown(e); });
     this.captureKeys();
     this.clock = setInterval(() => this.renderClock(), 500);
+    // The clock stops while the page is hidden (another tab, a minimised window).
+    this.onVisibility = () => this.send({ kind: "visibility", hidden: document.visibilityState === "hidden" });
+    document.addEventListener("visibilitychange", this.onVisibility);
+    // Roving tabindex: the board is one tab stop; remember which card or pile has it.
+    this.boardEl.addEventListener("focusin", (e) => {
+      const n = e.target;
+      if (this.navigables().includes(n)) { this.current = this.keyOf(n); this.updateRoving(); }
+    });
   }
 
   destroy() {
     const m = this.model;
     for (const name of VIEW_TRAITS) m.off(`change:${name}`, this.onChange);
-    for (const name of ["score", "moves", "elapsed", "clock_running"]) m.off(`change:${name}`, this.onStatus);
+    for (const name of ["score", "moves", "elapsed", "clock_running", "clock_at"]) m.off(`change:${name}`, this.onStatus);
+    document.removeEventListener("visibilitychange", this.onVisibility);
     m.off("change:message", this.onMessage);
     m.off("change:message_kind", this.onMessage);
     m.off("change:last_event", this.onEvent);
@@ -270,8 +301,15 @@ class PyramidView {
     this.renderBanner();
     this.renderPanel();
     const pausedNow = !!this.model.get("paused");
-    if (pausedNow && this.pauseEl.hidden && this.root.contains(document.activeElement))
+    if (pausedNow && this.pauseEl.hidden && this.root.contains(document.activeElement)) {
+      this.focusAfterPause = true;
       this.later(() => this.pauseEl.querySelector("button").focus({ preventScroll: true }), 0);
+    }
+    // Back from the pause: focus returns to the board's card (D, U, H work again at once).
+    if (!pausedNow && !this.pauseEl.hidden && this.focusAfterPause) {
+      this.focusAfterPause = false;
+      this.later(() => this.focusCurrent(), 0);
+    }
     this.pauseEl.hidden = !pausedNow;
     this.boardEl.classList.toggle("is-hidden", !!this.model.get("paused"));
     this.trace("rendered");
@@ -295,7 +333,19 @@ class PyramidView {
     this.buttons.pause.setAttribute("aria-pressed", String(!!this.model.get("paused")));
     const truth = this.model.get("truth") || {};
     this.buttons.truth.setAttribute("aria-pressed", String(!!truth.on));
-    this.buttons.solve.setAttribute("aria-pressed", String((this.model.get("autoplay") || []).length > 0));
+    // Solve toggles: while its line plays (or it is thinking) the button stops it.
+    const queued = (this.model.get("autoplay") || []).length > 0;
+    const busy = this.model.get("busy") || {};
+    const solving = queued || busy.kind === "solve";
+    this.buttons.solve.disabled = !playing && !solving;
+    this.buttons.solve.textContent = solving ? "Stop" : "Solve";
+    this.buttons.solve.title = solving ? "Stop the solver" : "Solve: the solver plays a winning line";
+    this.buttons.solve.setAttribute("aria-pressed", String(solving));
+    const speed = this.model.get("solve_speed") || "normal";
+    this.speedEl.value = speed;
+    this.speedEl.hidden = this.buttons.solve.hidden;
+    this.stepBtn.hidden = this.buttons.solve.hidden || !(queued && speed === "step");
+    this.buttons.hint.disabled = !playing || busy.kind === "hint";
   }
 
   /** Empty places and piles: stock, wastes, cells, discard. */
@@ -305,6 +355,9 @@ class PyramidView {
     const wastes = rules.waste_piles || 1;
     const cells = rules.cells || 0;
     const slots = [["stock", 0]];
+    // A face-up stock top (relaxed, cheops, apophis) lies in its own place beside the deck:
+    // a click on the deck always draws, the card itself is selected or dragged.
+    if (rules.stock_face_up || rules.stock_top_available) slots.push(["stocktop", 0]);
     for (let i = 0; i < wastes; i++) slots.push(["waste", i]);
     for (let i = 0; i < cells; i++) slots.push(["cell", i]);
     if (!this.compact) slots.push(["discard", 0]);
@@ -325,7 +378,7 @@ class PyramidView {
     const face = slot.firstChild;
     if (zone === "stock" || zone === "cell") {
       face.setAttribute("role", "button");
-      face.setAttribute("tabindex", "0");
+      face.setAttribute("tabindex", "-1");
       face.addEventListener("click", () => (zone === "stock" ? this.drawOrRedeal() : this.toCell()));
     }
     if (zone === "stock") {
@@ -350,11 +403,16 @@ class PyramidView {
       const next = !!b.can_next_round;
       const what = next ? "deal the next round" : n > 0 ? "draw" : b.can_redeal ? "redeal" : "no redeals left";
       face.setAttribute("aria-label", `Stock, ${n} cards, ${passes} redeals left: ${what}`);
-      caption.textContent = "Stock";
+      caption.textContent = n > 0 || next || b.can_redeal ? "Stock" : "No redeals";
       const draw = slot.querySelector(".pyr-draw");
       draw.textContent = next ? "Next round" : n > 0 ? "Draw" : "Redeal";
       draw.disabled = !(next || (n > 0 ? b.can_draw : b.can_redeal));
+      // No greyed "Redeal" when the rules allow none: the button goes, the caption says so.
+      draw.hidden = draw.disabled && n === 0;
       draw.title = `${draw.textContent} (D)`;
+    } else if (zone === "stocktop") {
+      face.setAttribute("aria-hidden", "true");
+      caption.textContent = "Top card";
     } else if (zone === "waste") {
       count = wastes[i] || 0;
       face.setAttribute("aria-hidden", "true");
@@ -399,10 +457,10 @@ class PyramidView {
       node.setAttribute("aria-label", c.label || c.name);
       node.setAttribute("aria-pressed", String(this.selected === c.id));
     }
-    let refocus = false;
+    let refocus = null;
     for (const [id, node] of this.cardEls) {
       if (seen.has(id)) continue;
-      if (node === document.activeElement || node.contains(document.activeElement)) refocus = true;
+      if (node === document.activeElement || node.contains(document.activeElement)) refocus = this.spot(node);
       this.cardEls.delete(id);
       node.classList.add("is-leaving");
       node.removeAttribute("data-zone");
@@ -410,11 +468,13 @@ class PyramidView {
       this.later(() => node.remove(), 180);
     }
     this.slotsEl.querySelector('[data-zone="stock"] .pyr-slot-face')?.classList.toggle("is-hint", hi.has("stock"));
-    if (refocus) this.focusFirst();
+    // Focus that was on a card now gone (a pair, a King) goes to the nearest playable card.
+    if (refocus) this.focusNear(refocus);
+    this.updateRoving();
   }
 
   makeCard(c) {
-    const node = h("div.pyr-card", { role: "button", tabindex: "0", "data-id": c.id });
+    const node = h("div.pyr-card", { role: "button", tabindex: "-1", "data-id": c.id });
     node.classList.add(FACES && FACES.red.has(c.suit) ? "is-red" : "is-black");
     node.innerHTML = faceSVG(c.rank, c.suit); // fixed markup only (see faceSVG)
     return node;
@@ -430,7 +490,8 @@ class PyramidView {
       s.zIndex = String(10 + c.row);
       return;
     }
-    const slot = this.slotIndex[`${c.zone}${c.zone === "discard" || c.zone === "stock" ? 0 : c.index}`] ?? 0;
+    const place = c.zone === "stock" ? "stocktop0" : `${c.zone}${c.zone === "discard" ? 0 : c.index}`;
+    const slot = this.slotIndex[place] ?? this.slotIndex.stock0 ?? 0;
     s.setProperty("--slot", String(slot));
     const fan = c.zone === "waste" ? (shown[c.index] || 1) - 1 - c.depth : 0;
     s.setProperty("--fan", String(fan));
@@ -469,22 +530,52 @@ class PyramidView {
   renderClock() {
     const t = this.status.querySelector(".pyr-time");
     if (!t) return;
+    // `elapsed` was measured at `clock_at` (seconds since the epoch): every view, however
+    // late it opened, adds the same time since then, so all show the true time at once.
     let secs = this.model.get("elapsed") || 0;
-    if (this.model.get("clock_running")) secs += (performance.now() - this.syncedAt) / 1000;
+    const at = this.model.get("clock_at");
+    if (this.model.get("clock_running"))
+      secs += at ? Math.max(0, Date.now() / 1000 - at) : (performance.now() - this.syncedAt) / 1000;
     t.textContent = formatTime(secs);
   }
 
   renderMessage() {
-    const text = this.model.get("message") || "";
+    // An error stops being true when the player touches the board again: it is hidden then
+    // (this view only) until the next message or event.
+    const text = this.msgHidden ? "" : this.model.get("message") || "";
     this.msgEl.textContent = text;
     this.msgEl.dataset.kind = this.model.get("message_kind") || "info";
     this.msgEl.classList.toggle("is-empty", !text);
+    this.announce(text);
+  }
+
+  /** Say `text` politely through the live region (never the clock); once per change. */
+  announce(text) {
+    if (text === this.announced) return;
+    this.announced = text;
+    this.live.textContent = text;
+  }
+
+  /** Hide a stale error when the player starts a new touch or drag. */
+  clearStale() {
+    if (this.model.get("message_kind") === "error" && !this.msgHidden) {
+      this.msgHidden = true;
+      this.renderMessage();
+    }
   }
 
   /** A refused move shakes the cards it named; the words come with the `message` trait. */
   renderEvent() {
     const ev = this.model.get("last_event") || {};
+    if (this.msgHidden) { this.msgHidden = false; this.renderMessage(); }
+    if (ev.kind === "new" && this.pendingNew !== undefined && ev.seq === this.pendingNew) this.newResult(ev);
     if (ev.ok !== false) return;
+    // A refused pair: the second card touched becomes the selection (when it is available).
+    if (ev.kind === "pair" && this.pairTry && ev.seq === this.pairTry.seq) {
+      const second = (this.board.cards || []).find((c) => c.id === this.pairTry.second && c.available);
+      this.pairTry = null;
+      if (second) this.select(second.id);
+    }
     for (const id of ev.cards || []) {
       const node = this.cardEls.get(id);
       if (!node) continue;
@@ -504,8 +595,13 @@ class PyramidView {
       this.bannerKey = null;
       return;
     }
-    const key = JSON.stringify([status, b.can_next_round, b.round, this.model.get("score"),
-      this.model.get("moves"), this.model.get("status_reason"), truth.post_mortem || "", this.controls]);
+    const ended = JSON.stringify([status, b.can_next_round, b.round, this.model.get("score"),
+      this.model.get("moves"), b.deal_number]);
+    const pm = this.model.get("post_mortem_text") || truth.post_mortem || "";
+    const busy = this.model.get("busy") || {};
+    const key = JSON.stringify([ended, this.model.get("status_reason"), pm, busy.kind || "", this.controls]);
+    // Dismissed (to study the final position): hidden until the game ends anew.
+    if (this.bannerDismissed === ended) { this.banner.hidden = true; return; }
     if (key === this.bannerKey && !this.banner.hidden) return;
     this.bannerKey = key;
     const focusInside = this.root.contains(document.activeElement);
@@ -513,18 +609,32 @@ class PyramidView {
     const title = b.can_next_round ? `Round ${b.round || 1} complete!` : won ? "You won!" : "No more moves";
     const reason = this.model.get("status_reason") || "";
     const t = formatTime(this.model.get("elapsed") || 0);
-    const detail = truth.post_mortem ? h("p.pyr-banner-detail", { text: truth.post_mortem }) : null;
+    const detail = pm ? h("p.pyr-banner-detail", { text: pm }) : null;
     const button = (action, label, primary) => h(`button.pyr-btn${primary ? ".pyr-primary" : ""}`,
       { type: "button", "data-action": action, onclick: () => this.send({ kind: action }) }, label);
     // "New deal" and "Restart" only when the host shows them in the toolbar too.
     const buttons = b.can_next_round ? [button("next-round", "Next round", true)]
       : [["new", "New deal"], ["restart", "Restart"]].filter(([k]) => this.controls.includes(k))
         .map(([k, label], i) => button(k, label, i === 0));
+    // After any loss: the post-mortem on demand (computed in the background).
+    const features = this.model.get("features") || {};
+    if (status === "lost" && !pm && features.assist !== false) {
+      const ask = button("post-mortem", busy.kind === "post-mortem" ? "Looking…" : "Could I have won?", false);
+      ask.disabled = busy.kind === "post-mortem";
+      buttons.push(ask);
+    }
+    const dismiss = h("button.pyr-btn.pyr-dismiss", { type: "button", "data-action": "dismiss",
+      title: "Hide this to study the final position", onclick: () => {
+        this.bannerDismissed = ended;
+        this.banner.hidden = true;
+        this.focusCurrent();
+      } }, "Study the board");
+    buttons.push(dismiss);
     this.banner.className = `pyr-banner ${won ? "is-won" : "is-lost"}`;
     this.banner.replaceChildren(h("div.pyr-banner-box", { role: "dialog", "aria-label": title },
       h("div.pyr-banner-title", { text: title }),
       h("p.pyr-banner-reason", { text: reason }),
-      h("p.pyr-banner-figures", { text: `Score ${this.model.get("score") ?? 0} · ${this.model.get("moves") ?? 0} moves · ${t}` }),
+      h("p.pyr-banner-figures", { text: `Score ${this.model.get("score") ?? 0} · ${moveWord(this.model.get("moves") ?? 0)} · ${t}` }),
       detail, h("div.pyr-banner-buttons", {}, ...buttons)));
     this.banner.hidden = false;
     if (focusInside && buttons.length) buttons[0].focus({ preventScroll: true });
@@ -552,32 +662,64 @@ class PyramidView {
   helpPanel() {
     const rows = KEYS_HELP.filter(([, , c]) => !c || this.controls.includes(c))
       .map(([k, v]) => h("tr", {}, h("th", { text: k }), h("td", { text: v })));
+    const rules = this.board.rules || {};
+    // What pairs and how to win: from the rule set's data (Python's how_to_play), not fixed text.
+    const kings = rules.kings_alone ? " A King goes with one click." : "";
     return h("div.pyr-help", { "aria-label": "Keyboard help" },
-      h("p", { text: "Pair two available cards that add up to 13 (J = 11, Q = 12, K = 13 alone). Click a card, then its partner — or drag one onto the other." }),
+      h("p.pyr-how", { text: String(rules.how || "") }),
+      h("p", { text: `Click a card, then its partner, or drag one onto the other.${kings} Click the deck to draw${rules.stock_top_available ? "; the face-up top card beside it is played like any card" : ""}.` }),
       h("table", {}, h("tbody", {}, ...rows)));
   }
 
   newPanel() {
     const presets = this.model.get("presets") || ["easy", "medium", "hard"];
     const current = (this.board.rules && this.board.rules.name) || "medium";
+    const info = this.model.get("rules_info") || {};
     const select = h("select.pyr-rules-select", { "aria-label": "Rule set" },
       ...presets.map((p) => h("option", { value: p, selected: p === current }, p)));
+    // Each rule set's description where it is chosen (text from Python, as text).
+    const desc = h("p.pyr-rules-desc", { "aria-live": "polite" });
+    const describe = () => {
+      const d = info[select.value] || {};
+      desc.textContent = [d.description, d.how].filter(Boolean).join(" ");
+    };
+    select.addEventListener("change", describe);
+    describe();
     const deal = h("input.pyr-deal-input", { type: "text", inputmode: "numeric", placeholder: "random", "aria-label": "Deal number (blank for random)", size: "8" });
     const features = this.model.get("features") || {};
     const winnable = h("input.pyr-winnable", { type: "checkbox", "aria-label": "Winnable deals only" });
+    // "Winnable deals only" picks the deal itself: the deal box is cleared and disabled.
+    winnable.addEventListener("change", () => {
+      deal.disabled = winnable.checked;
+      if (winnable.checked) deal.value = "";
+    });
+    this.newError = h("p.pyr-new-error", { role: "alert", hidden: true });
     const go = () => {
       const msg = { kind: "new", rules: select.value };
-      if (deal.value.trim()) msg.deal = deal.value.trim();
+      if (deal.value.trim() && !winnable.checked) msg.deal = deal.value.trim();
       if (winnable.checked) msg.winnable = true;
-      this.send(msg);
-      this.panelName = null;
-      this.renderPanel();
+      this.newError.hidden = true;
+      // The panel stays open until the deal is on the board (a bad deal's error shows here).
+      this.pendingNew = this.send(msg);
+      this.pendingWinnable = !!msg.winnable;
     };
     deal.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
     return h("div.pyr-new", {},
-      h("label", {}, "Rules ", select), h("label", {}, "Deal ", deal),
-      features.assist ? h("label.pyr-check", {}, winnable, " winnable deals only") : null,
-      h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "deal", onclick: go }, "Deal"));
+      h("div.pyr-new-row", {}, h("label", {}, "Rules ", select), h("label", {}, "Deal ", deal),
+        features.assist ? h("label.pyr-check", {}, winnable, " winnable deals only") : null,
+        h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "deal", onclick: go }, "Deal")),
+      desc, this.newError);
+  }
+
+  /** The answer to the New-deal panel's request: close it, or show why not inside it. */
+  newResult(ev) {
+    if (ev.ok === false) {
+      if (this.newError) { this.newError.textContent = ev.message || "That deal could not be started."; this.newError.hidden = false; }
+      this.pendingNew = undefined;
+      return;
+    }
+    this.pendingNew = undefined;
+    if (this.panelName === "new") { this.panelName = null; this.renderPanel(); this.focusCurrent(); }
   }
 
   statsPanel() {
@@ -587,6 +729,8 @@ class PyramidView {
     const tiles = [["Played", s.played], ["Won", s.won], ["Win rate", pct],
       ["Streak", s.current_streak], ["Best streak", s.best_streak],
       ["Best score", s.best_score ?? "–"], ["Best time", s.best_time == null ? "–" : formatTime(s.best_time)]];
+    // Games the solver played or hinted are kept apart (never wins, streaks or bests).
+    if (s.assisted) tiles.push(["Assisted", s.assisted]);
     return h("div.pyr-stats", { role: "group", "aria-label": `Records for ${s.rules}` },
       h("div.pyr-stats-title", { text: `Records · ${s.rules}` }),
       h("div.pyr-tiles", {}, ...tiles.map(([k, v]) => h("div.pyr-tile", { "data-stat": k },
@@ -603,6 +747,10 @@ class PyramidView {
     if (kind === "pause") { this.send({ kind: this.model.get("paused") ? "resume" : "pause" }); return; }
     if (kind === "truth") { this.send({ kind: "truth", on: !(this.model.get("truth") || {}).on }); return; }
     if (kind === "hint") { this.send({ kind: "hint", level: this.hintLevel() }); return; }
+    if (kind === "solve" && this.buttons.solve.getAttribute("aria-pressed") === "true") {
+      this.send({ kind: "solve-stop" }); // the Solve button toggles
+      return;
+    }
     this.select(null);
     this.send({ kind });
   }
@@ -637,18 +785,21 @@ class PyramidView {
   }
 
   /** A tap (click, Enter or Space) on a card: select it, pair it with the selection, or clear a King. */
+  // Touches: a card that cannot be played says why and clears the selection; a King goes at
+  // once where Kings go alone; a second card pairs with the first, and if the pair is refused
+  // the second card becomes the selection (renderEvent). Said in the Keys panel.
   tap(id) {
     const card = (this.board.cards || []).find((c) => c.id === id);
     if (!card) return;
-    if (!card.available) { this.send({ kind: "select", card: id }); return; }
+    this.clearStale();
+    if (!card.available) { this.select(null); this.send({ kind: "select", card: id }); return; }
+    const rules = this.board.rules || {};
+    if (card.rank === 13 && rules.kings_alone) { this.select(null); this.send({ kind: "king", card: id }); return; }
     if (this.selected === null) { this.select(id); return; }
-    if (this.selected === id) {
-      this.select(null);
-      if (card.rank === 13) this.send({ kind: "king", card: id });
-      return;
-    }
+    if (this.selected === id) { this.select(null); return; }
     const first = this.selected;
     this.select(null);
+    this.pairTry = { second: id, seq: (this.seq || 0) + 1 };
     this.send({ kind: "pair", cards: [first, id] });
   }
 
@@ -656,6 +807,7 @@ class PyramidView {
   pointerDown(e) {
     const node = e.target.closest(".pyr-card");
     if (!node || e.button !== 0 || node.classList.contains("is-leaving")) return;
+    this.clearStale();
     this.press = { id: node.dataset.id, node, x: e.clientX, y: e.clientY, drag: false };
     this.onMove = (ev) => this.pointerMove(ev);
     this.onUp = (ev) => this.pointerUp(ev);
@@ -696,7 +848,12 @@ class PyramidView {
     const p = this.press;
     this.endPress();
     if (!p) return;
-    if (!p.drag) { this.tap(p.id); p.node.focus({ preventScroll: true }); return; }
+    if (!p.drag) {
+      const playable = p.node.classList.contains("is-available");
+      this.tap(p.id);
+      if (playable && p.node.isConnected) { this.current = p.id; p.node.focus({ preventScroll: true }); }
+      return;
+    }
     p.node.classList.remove("is-dragging");
     p.node.style.removeProperty("--dx");
     p.node.style.removeProperty("--dy");
@@ -718,38 +875,6 @@ class PyramidView {
   }
 
   // ----- keyboard ---------------------------------------------------------------------------
-  // Keyboard capture (issue 17.1): a host may read keydown on `document` in the capture phase,
-  // before the board sees the key (Jupyter Notebook 7 does: "D, D" deleted the board's cell and
-  // the arrows moved between cells). While focus is inside the board, a capture-phase listener
-  // on `window` (the first stop of every key event, before any listener on `document`) handles
-  // the key here and stops it with stopImmediatePropagation; it is removed when focus leaves
-  // the board and when the view is destroyed.
-  captureKeys() {
-    this.onCapture = (e) => {
-      const target = e.composedPath()[0]; // the real target, also inside a shadow root (marimo)
-      if (!(target instanceof Node) || !this.root.contains(target)) { this.releaseKeys(); return; }
-      // A text field keeps its own listeners (the deal box's Enter); hosts' shortcuts skip
-      // editable targets, and the board's bubble listener still stops the key at its root.
-      if (target.matches("input, select, textarea")) return;
-      this.captured = e;
-      this.keyDown(e, target);
-    };
-    this.onFocusIn = () => {
-      if (this.capturing) return;
-      this.capturing = true;
-      window.addEventListener("keydown", this.onCapture, true);
-    };
-    this.onFocusOut = (e) => { if (!(e.relatedTarget instanceof Node && this.root.contains(e.relatedTarget))) this.releaseKeys(); };
-    this.root.addEventListener("focusin", this.onFocusIn);
-    this.root.addEventListener("focusout", this.onFocusOut);
-  }
-
-  releaseKeys() {
-    if (!this.capturing) return;
-    this.capturing = false;
-    window.removeEventListener("keydown", this.onCapture, true);
-  }
-
   // Keyboard capture (issue 17.1): a host may read keydown on `document` in the capture phase,
   // before the board sees the key (Jupyter Notebook 7 does: "D, D" deleted the board's cell and
   // the arrows moved between cells). While focus is inside the board, a capture-phase listener
@@ -824,13 +949,52 @@ class PyramidView {
     this.later(() => this.renderMessage(), 2500);
   }
 
-  focusables() {
-    return [...this.boardEl.querySelectorAll('.pyr-card:not(.is-leaving), .pyr-slot-face[tabindex="0"]')];
+  // Roving tabindex: the board is one tab stop. The arrow keys move among what can be played
+  // (available cards, the deck, the cells); covered, buried and discarded cards are never
+  // focused, so no focus style lifts a card above the cards that cover it.
+  navigables() {
+    return [...this.boardEl.querySelectorAll('.pyr-card.is-available:not(.is-leaving), .pyr-slot[data-zone="stock"] .pyr-slot-face, .pyr-slot[data-zone="cell"] .pyr-slot-face')];
+  }
+
+  /** The key that names a navigable node across renders: a card id, or "stock" / "cell0". */
+  keyOf(node) {
+    if (node.classList.contains("pyr-card")) return node.dataset.id;
+    const slot = node.parentElement;
+    return `${slot.dataset.zone}${slot.dataset.zone === "cell" ? slot.dataset.index : ""}`;
+  }
+
+  /** The navigable node that holds the tab stop (the remembered one, else the first card). */
+  currentNode() {
+    const all = this.navigables();
+    return all.find((n) => this.keyOf(n) === this.current) ||
+      all.find((n) => n.classList.contains("pyr-card")) || all[0] || null;
+  }
+
+  updateRoving() {
+    const cur = this.currentNode();
+    for (const n of this.boardEl.querySelectorAll(".pyr-card, .pyr-slot-face[role='button']"))
+      n.setAttribute("tabindex", n === cur ? "0" : "-1");
+  }
+
+  focusCurrent() {
+    const n = this.currentNode();
+    if (n) { this.current = this.keyOf(n); this.updateRoving(); n.focus({ preventScroll: true }); }
   }
 
   focusFirst() {
-    const first = this.focusables().find((n) => n.classList.contains("is-available")) || this.focusables()[0];
-    first?.focus({ preventScroll: true });
+    this.current = null;
+    this.focusCurrent();
+  }
+
+  /** Focus the playable card (or pile) nearest to the board spot [x, y]. */
+  focusNear([x, y]) {
+    let best = null, bestD = Infinity;
+    for (const n of this.navigables()) {
+      const [nx, ny] = this.spot(n);
+      const d = Math.hypot(nx - x, (ny - y) * 1.4) + (n.classList.contains("pyr-card") ? 0 : 0.8);
+      if (d < bestD) { best = n; bestD = d; }
+    }
+    if (best) { this.current = this.keyOf(best); this.updateRoving(); best.focus({ preventScroll: true }); }
   }
 
   /** Where a card or pile sits in board units (card widths), from its row/column or slot: the
@@ -846,8 +1010,8 @@ class PyramidView {
 
   /** Move focus to the nearest card or pile in the arrow's direction. */
   moveFocus(key, from) {
-    const all = this.focusables();
-    if (!all.includes(from)) { this.focusFirst(); return; }
+    const all = this.navigables();
+    if (!all.includes(from)) { this.focusCurrent(); return; }
     const [ax, ay] = this.spot(from);
     const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
     let best = null, bestScore = Infinity;
@@ -861,18 +1025,22 @@ class PyramidView {
       const score = along + across * (dx ? 2.5 : 0.6);
       if (score < bestScore) { best = n; bestScore = score; }
     }
-    best?.focus({ preventScroll: false });
+    if (best) { this.current = this.keyOf(best); this.updateRoving(); best.focus({ preventScroll: false }); }
   }
 }
 
 /** Ask for the next autoplay step ("solve") while Python still has moves queued. */
 function initialize({ model }) {
   let timer = null;
+  // The delay follows the chosen speed; "step by step" waits for the Next move button.
   const step = () => {
     clearTimeout(timer);
-    if ((model.get("autoplay") || []).length) timer = setTimeout(() => model.send({ kind: "solve-step" }), 420);
+    const speed = SPEEDS.find(([v]) => v === (model.get("solve_speed") || "normal")) || SPEEDS[1];
+    if ((model.get("autoplay") || []).length && speed[2] > 0)
+      timer = setTimeout(() => model.send({ kind: "solve-step" }), speed[2]);
   };
   model.on("change:autoplay", step);
+  model.on("change:solve_speed", step);
   // Hosts (issue 17.3): write back the count of each event once it has arrived, so a host that
   // re-runs code when the page changes the widget (marimo's mo.ui.anywidget) sees every move.
   const seen = () => {
@@ -880,7 +1048,12 @@ function initialize({ model }) {
     if (Number.isInteger(count) && count !== model.get("page_seen")) { model.set("page_seen", count); model.save_changes(); }
   };
   model.on("change:last_event", seen);
-  return () => { clearTimeout(timer); model.off("change:autoplay", step); model.off("change:last_event", seen); };
+  return () => {
+    clearTimeout(timer);
+    model.off("change:autoplay", step);
+    model.off("change:solve_speed", step);
+    model.off("change:last_event", seen);
+  };
 }
 
 function render({ model, el }) {
