@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+from pyramid_widget.cli.arguments import MAX_GAMES, bounded, jobs, name, seconds, shown
+from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
 from pyramid_widget.engine.rules import PRESETS
 from pyramid_widget.lab.strategies import STRATEGIES
 
@@ -29,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rules",
         nargs="+",
         default=["medium"],
+        type=name,
         metavar="RULES",
         help=f"rule sets to compare (presets: {', '.join(PRESETS)}); default medium",
     )
@@ -36,10 +40,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--strategy",
         nargs="+",
         default=["greedy"],
+        type=name,
         metavar="STRATEGY",
         help=f"strategies to compare ({', '.join(STRATEGIES)}); default greedy",
     )
-    parser.add_argument("--games", type=int, default=1000, help="deals per cell (default 1000)")
+    parser.add_argument(
+        "--games",
+        type=bounded(1, MAX_GAMES),
+        default=1000,
+        help=f"deals per cell (default 1000, at most {MAX_GAMES:,})",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed the deals come from (default 0)")
     parser.add_argument(
         "--deals",
@@ -47,11 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="play the numbered deals START..STOP-1 instead of seeded ones",
     )
     parser.add_argument(
-        "--jobs", type=int, default=None, help="worker processes (default: all cores)"
+        "--jobs", type=jobs, default=None, help="worker processes (default: all cores)"
     )
     parser.add_argument(
         "--max-seconds",
-        type=float,
+        type=seconds,
         default=10.0,
         help="solver time per deal for 'perfect'; undecided deals are reported as unknown",
     )
@@ -68,19 +78,42 @@ def _deal_range(text: str | None) -> range | None:
     Traceback (most recent call last):
     ...
     ValueError: --deals takes START:STOP with 0 <= START < STOP, like 0:1000; got '7'
+    >>> _deal_range("0:100000000000")
+    Traceback (most recent call last):
+    ...
+    ValueError: --deals covers at most 1,000,000 deals, got 100,000,000,000 in '0:100000000000'
     """
     if text is None:
         return None
+    from pyramid_widget.cli.arguments import whole_number
+
     start, sep, stop = text.partition(":")
-    try:
-        low, high = int(start), int(stop)
-    except ValueError:
-        low = high = -1
-    if not sep or not 0 <= low < high:
+    low, high = whole_number(start), whole_number(stop)
+    if not sep or low is None or high is None or not low < high:
         raise ValueError(
-            f"--deals takes START:STOP with 0 <= START < STOP, like 0:1000; got {text!r}"
+            f"--deals takes START:STOP with 0 <= START < STOP, like 0:1000; got {shown(text)}"
+        )
+    if high - 1 > MAX_DEAL_NUMBER:
+        raise ValueError(
+            f"--deals must stop at {MAX_DEAL_NUMBER + 1} at most (the largest deal number is "
+            f"{MAX_DEAL_NUMBER}), got {shown(text)}"
+        )
+    if high - low > MAX_GAMES:
+        raise ValueError(
+            f"--deals covers at most {MAX_GAMES:,} deals, got {high - low:,} in {shown(text)}"
         )
     return range(low, high)
+
+
+def _check_out(name: str | None) -> None:
+    """Refuse an ``--out`` file that cannot be written, before the experiment runs."""
+    if name is None:
+        return
+    path = Path(name)
+    if path.is_dir():
+        raise ValueError(f"--out {name} is a directory; give a CSV file name")
+    if not path.parent.is_dir():
+        raise ValueError(f"--out {name}: no directory {path.parent} to write it in")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,10 +121,7 @@ def run(args: argparse.Namespace) -> int:
     from pyramid_widget.lab.experiments import run_experiment
 
     deals = _deal_range(args.deals)
-    if deals is None and args.games < 1:
-        raise ValueError(f"--games must be at least 1, got {args.games}")
-    if not args.max_seconds > 0:
-        raise ValueError(f"--max-seconds must be positive, got {args.max_seconds}")
+    _check_out(args.out)
     results = run_experiment(
         args.rules,
         args.strategy,

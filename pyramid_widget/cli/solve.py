@@ -7,6 +7,12 @@ progress bar on stderr, and runs ``--jobs N`` deals at once. ``--json`` gives a 
 as a JSON line too. Bad input raises ``ValueError``; the main command line prints it as one
 line and exits with status 2.
 
+A batch streams: deals are read, solved and printed one at a time (at most a few per worker
+in flight), so the first line comes at once and memory stays flat however long the batch.
+Everything is checked before the first deal is solved: a range past the largest deal number
+or longer than :data:`~pyramid_widget.cli.arguments.MAX_BATCH` deals, or a deals file with a
+bad line, is refused with nothing printed.
+
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
 >>> add_arguments(parser)
@@ -20,14 +26,28 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from pyramid_widget.cli.arguments import (
+    MAX_BATCH,
+    MAX_NODES,
+    MAX_RULES_FILE,
+    bounded,
+    deal_number,
+    jobs,
+    seconds,
+    shown,
+    whole_number,
+)
+from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
+
 HELP = "Solve deals exactly: is a deal winnable under a rule set, and how (one deal or a batch)."
 
-Job = tuple[str, "int | str", bool, "int | None", "float | None"]
+Job = tuple[Any, "int | str", bool, "int | None", "float | None"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,13 +60,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--deal", help='a deal: 52 cards like "AS 2H TD ...", pyramid first')
-    which.add_argument("--number", type=_number, help="a deal number")
+    which.add_argument("--number", type=deal_number, help="a deal number")
     which.add_argument("--numbers", help="a batch of deal numbers, like 0-199 (inclusive)")
     which.add_argument("--file", help="a batch: a file with one deal string or number a line")
     parser.add_argument("--shortest", action="store_true", help="find a line of fewest moves")
-    parser.add_argument("--jobs", type=_positive, default=1, help="deals solved at once")
-    parser.add_argument("--max-seconds", type=float, default=None, help="time limit a deal")
-    parser.add_argument("--max-nodes", type=_positive, default=None, help="node limit a deal")
+    parser.add_argument("--jobs", type=jobs, default=1, help="deals solved at once")
+    parser.add_argument("--max-seconds", type=seconds, default=None, help="time limit a deal")
+    parser.add_argument(
+        "--max-nodes", type=bounded(1, MAX_NODES), default=None, help="node limit a deal"
+    )
     parser.add_argument("--json", action="store_true", help="print a single deal as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -55,19 +77,23 @@ def run(args: argparse.Namespace) -> int:
     """Run the ``solve`` subcommand; return the exit status (0)."""
     from pyramid_widget.engine.rules import get_rules
 
-    rules = _load_rules(args.rules)
-    get_rules(rules)
-    if args.max_seconds is not None and args.max_seconds < 0:
-        raise ValueError(f"--max-seconds must be at least 0, got {args.max_seconds:g}")
+    rules = get_rules(_load_rules(args.rules))
     limits = (args.shortest, args.max_nodes, args.max_seconds)
     if args.deal is not None or args.number is not None:
         deal: int | str = args.number if args.number is not None else args.deal
         record = solve_one((rules, deal, *limits))
         print(json.dumps(record) if args.json else describe(record))
         return 0
-    deals = list(_batch(args))
-    jobs = [(rules, deal, *limits) for deal in deals]
-    for record in _run_batch(jobs, args.jobs, not args.no_progress):
+    if args.numbers is not None:
+        numbers = parse_range(args.numbers)
+        deals: Iterable[int | str] = numbers
+        total = len(numbers)
+    else:
+        path = _deals_file(args.file)
+        total = sum(1 for _ in _read_deals(path))  # checks every line before solving any
+        deals = _read_deals(path)
+    batch = ((rules, deal, *limits) for deal in deals)
+    for record in _run_batch(batch, total, args.jobs, not args.no_progress):
         print(json.dumps(record), flush=True)
     return 0
 
@@ -133,42 +159,73 @@ def _grouped(moves: Sequence[str]) -> Iterator[str]:
         i = j + 1
 
 
-def _run_batch(jobs: list[Job], workers: int, progress: bool) -> Iterator[dict[str, Any]]:
-    """Solve ``jobs`` in order, on ``workers`` processes, with a tqdm bar on stderr."""
+def _run_batch(
+    jobs: Iterable[Job], total: int, workers: int, progress: bool
+) -> Iterator[dict[str, Any]]:
+    """Solve ``jobs`` in order, on ``workers`` processes, with a tqdm bar on stderr. Jobs are
+    taken lazily, at most ``4 * workers`` in flight, so a long batch never piles up."""
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    bar = tqdm(total=len(jobs), file=sys.stderr, disable=not progress, unit="deal")
+    bar = tqdm(total=total, file=sys.stderr, disable=not progress, unit="deal")
     try:
-        if workers == 1 or len(jobs) <= 1:
+        if workers == 1 or total <= 1:
             for job in jobs:
                 yield solve_one(job)
                 bar.update()
             return
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for record in pool.map(solve_one, jobs):
-                yield record
+        with ProcessPoolExecutor(max_workers=min(workers, total)) as pool:
+            pending: deque[Future[dict[str, Any]]] = deque()
+            for job in jobs:
+                pending.append(pool.submit(solve_one, job))
+                if len(pending) >= 4 * workers:
+                    yield pending.popleft().result()
+                    bar.update()
+            while pending:
+                yield pending.popleft().result()
                 bar.update()
     finally:
         bar.close()
 
 
-def _batch(args: argparse.Namespace) -> Iterator[int | str]:
-    if args.numbers is not None:
-        yield from parse_range(args.numbers)
-        return
-    path = Path(args.file)
+def _deals_file(name: str) -> Path:
+    """The deals file ``name``, if it is a readable regular file."""
+    path = Path(name)
+    if path.is_dir():
+        raise ValueError(f"the deals file {name} is a directory")
     if not path.is_file():
-        raise ValueError(f"no such deals file: {args.file}")
-    for index, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        text = line.split("#", 1)[0].strip()
-        if not text:
-            continue
-        if text.isdigit():
-            yield int(text)
-        elif len(text.split()) == 52:
-            yield text
-        else:
-            raise ValueError(f"{args.file}, line {index}: not a deal number or a 52-card deal")
+        raise ValueError(f"no such deals file: {name}")
+    return path
+
+
+def _read_deals(path: Path) -> Iterator[int | str]:
+    """The deals of a deals file, one a line (``#`` starts a comment), read lazily."""
+    from pyramid_widget.engine.deals import coerce_deal
+
+    try:
+        with path.open(encoding="utf-8") as handle:
+            for index, line in enumerate(handle, 1):
+                text = line.split("#", 1)[0].strip()
+                if not text:
+                    continue
+                number = whole_number(text)
+                if number is not None and number <= MAX_DEAL_NUMBER:
+                    yield number
+                    continue
+                if number is None and len(text.split()) == 52:
+                    try:
+                        coerce_deal(text)
+                    except ValueError as exc:
+                        raise ValueError(f"{path}, line {index}: {exc}") from None
+                    yield text
+                    continue
+                raise ValueError(
+                    f"{path}, line {index}: not a deal number (0 to {MAX_DEAL_NUMBER}) or a "
+                    f"52-card deal: {shown(text)}"
+                )
+    except UnicodeDecodeError:
+        raise ValueError(f"the deals file {path} is not UTF-8 text") from None
+    except PermissionError:
+        raise ValueError(f"the deals file {path} cannot be read (permission denied)") from None
 
 
 def parse_range(text: str) -> range:
@@ -180,39 +237,57 @@ def parse_range(text: str) -> range:
     Traceback (most recent call last):
     ...
     ValueError: bad range '9-2': the first number must not exceed the last
+    >>> parse_range("0-100000000000")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad range '0-100000000000': a batch is at most 10,000,000 deals; split it into several runs
     """
-    parts = text.replace("..", "-").split("-")
-    if len(parts) not in (1, 2) or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"bad range {text!r}: use FIRST-LAST with whole numbers, like 0-199")
-    first, last = int(parts[0]), int(parts[-1])
+    parts = [whole_number(p) for p in text.replace("..", "-").split("-")]
+    if len(parts) not in (1, 2) or None in parts:
+        raise ValueError(f"bad range {shown(text)}: use FIRST-LAST with whole numbers, like 0-199")
+    first, last = int(parts[0] or 0), int(parts[-1] or 0)
     if first > last:
-        raise ValueError(f"bad range {text!r}: the first number must not exceed the last")
+        raise ValueError(f"bad range {shown(text)}: the first number must not exceed the last")
+    if last > MAX_DEAL_NUMBER:
+        raise ValueError(f"bad range {shown(text)}: the largest deal number is {MAX_DEAL_NUMBER}")
+    if last - first + 1 > MAX_BATCH:
+        raise ValueError(
+            f"bad range {shown(text)}: a batch is at most {MAX_BATCH:,} deals; split it into "
+            "several runs"
+        )
     return range(first, last + 1)
 
 
 def _load_rules(value: str) -> Any:
-    """A preset name as is, or the rule set read from a JSON file."""
+    """A preset name as is, or the rule set read from a JSON file (at most
+    :data:`~pyramid_widget.cli.arguments.MAX_RULES_FILE` bytes of one JSON object)."""
     from pyramid_widget.engine.rules import RuleSet
 
-    if value.endswith(".json"):
-        path = Path(value)
-        if not path.is_file():
-            raise ValueError(f"no such rules file: {value}")
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{value} is not valid JSON: {exc}") from None
+    if not value.endswith(".json"):
+        return value
+    path = Path(value)
+    if path.is_dir():
+        raise ValueError(f"the rules file {value} is a directory")
+    if not path.is_file():
+        raise ValueError(f"no such rules file: {value}")
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_RULES_FILE + 1)
+    except PermissionError:
+        raise ValueError(f"the rules file {value} cannot be read (permission denied)") from None
+    if len(raw) > MAX_RULES_FILE:
+        raise ValueError(f"the rules file {value} is over {MAX_RULES_FILE:,} bytes: not a rule set")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"the rules file {value} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{value} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError(f"{value} is nested too deeply to be a rule set") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{value} must hold a JSON object (a rule set), got {type(data).__name__}")
+    try:
         return RuleSet.from_dict(data)
-    return value
-
-
-def _number(text: str) -> int:
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"a deal number is a whole number, got {text!r}")
-    return int(text)
-
-
-def _positive(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return int(text)
+    except (TypeError, KeyError, AttributeError, RecursionError) as exc:
+        raise ValueError(f"{value} is not a rule set: {exc}") from None

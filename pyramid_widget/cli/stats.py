@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from pyramid_widget.cli.arguments import name
 from pyramid_widget.records.store import Records, Stats, resolve_path
 
 HELP = "Show the records: games played, won, streaks, best score and best time per rule set."
@@ -32,15 +33,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "data directory)",
     )
     parser.add_argument(
-        "--rules", metavar="NAME", action="append", help="only this rule set (repeatable)"
+        "--rules",
+        metavar="NAME",
+        action="append",
+        type=name,
+        help="only this rule set (repeatable)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--saved", action="store_true", help="also list the saved games")
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Print the statistics; return the exit status (0)."""
+    """Print the statistics; return the exit status (0).
+
+    Reading changes nothing: the file is opened read-only (never created, migrated, moved or
+    replaced). A file that is not a pyramid-widget records file, or is damaged, or comes from
+    a newer version, raises :class:`~pyramid_widget.errors.RecordsError` (one line, exit 2).
+    """
     stream = out or sys.stdout
+    if args.db is not None and not args.db.strip():
+        raise ValueError("--db needs a path (a records file or a directory)")
     path = resolve_path(args.db)
     if path is not None and not path.exists():  # reading must not create a records file
         if args.json:
@@ -48,7 +60,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         else:
             print(f"No games recorded yet (no records file at {path}).", file=stream)
         return 0
-    with Records(":memory:" if path is None else path) as records:
+    with Records(":memory:" if path is None else path, read_only=True) as records:
         stats = [records.stats(name) for name in args.rules] if args.rules else records.all_stats()
         saved = records.saved_games() if args.saved else []
         where = records.path or "memory"
