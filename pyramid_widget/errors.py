@@ -110,6 +110,11 @@ class UndecidedError(PyramidError):
 class StrategyError(PyramidError):
     """A strategy returned something that is not a legal move."""
 
+    def _render_traceback_(self) -> list[str]:
+        """One line in a notebook: the mistake is the strategy's, not in the library's frames
+        (IPython shows this instead of the traceback)."""
+        return [f"StrategyError: {self}"]
+
 
 class RecordsError(PyramidError):
     """Bad input to the records store (an unknown result, an empty name, an unreadable save)."""

@@ -478,7 +478,4 @@ def _play_checked(game: Game, strategy: Strategy, rng: random.Random) -> None:
             f"strategy {strategy_name(strategy)!r} played {move!r} in deal "
             f"{game.deal_number} under {game.rules.name} after {game.moves} moves: {exc}"
         )
-        # The mistake is the strategy's, not in the library's frames: IPython (a notebook)
-        # shows an exception's _render_traceback_() instead of its traceback.
-        setattr(error, "_render_traceback_", lambda: [f"StrategyError: {error}"])  # noqa: B010
         raise error from None
