@@ -167,8 +167,8 @@ KINGS = Lesson(
         ),
         Step(
             "Clear the King and the Queen.",
-            {at(7, 2): "KH", at(7, 4): "QD", at(7, 6): "AC"},
-            goal=pyramid_cleared(),
+            {at(7, 2): "KH", at(7, 4): "QD", at(7, 6): "AC", at(7, 7): "5S"},
+            goal=removed("KH", "QD"),
             allow=["pair", "king"],
             demo=["KH", "AC+QD"],
             mistakes={
@@ -180,7 +180,7 @@ KINGS = Lesson(
         ),
         Step(
             "Two Kings: remove them both, one at a time.",
-            {at(7, 1): "KC", at(7, 4): "6H", at(7, 7): "KD"},
+            {at(7, 1): "KC", at(7, 3): "9S", at(7, 4): "6H", at(7, 7): "KD"},
             goal=removed("KC", "KD"),
             allow=["king"],
             demo=["KC", "KD"],
@@ -222,7 +222,7 @@ COVERED_CARDS = Lesson(
         ),
         Step(
             "The Queen is uncovered now. Pair it with the Ace.",
-            {at(6, 1): "QH", at(7, 4): "AS"},
+            {at(6, 1): "QH", at(7, 4): "AS", at(7, 6): "4C"},
             accept=["AS+QH"],
             why="Both cards that covered the Queen are gone, so it is available: 12 + 1 = 13.",
         ),
@@ -521,7 +521,7 @@ WHOLE_GAME = Lesson(
         ),
         Step(
             "Take a move back: remove the Five and the Eight, then press Undo on the board.",
-            {at(7, 2): "5H", at(7, 4): "8C", at(7, 6): "KS"},
+            {at(7, 2): "5H", at(7, 4): "8C", at(7, 6): "KS", at(7, 7): "2D"},
             goal=undone(),
             allow=["pair", "king"],
             demo=["5H+8C", "undo"],

@@ -399,6 +399,8 @@ class Step:
     @property
     def uses_redeals(self) -> bool:
         """Whether the step is about redeals (else the board hides "Redeals left")."""
+        if get_rules(self.rules).passes == 1:
+            return False  # one pass: no redeal to count ("Redeals left 0" teaches nothing)
         words = (*self.accept, *self.allow, *self.demo, *self.mistakes)
         return self.pass_number > 1 or any(w in ("redeal", "no-redeal", "any") for w in words)
 

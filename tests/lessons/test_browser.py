@@ -39,7 +39,7 @@ def test_wrong_then_right_move_by_clicking(lab: JupyterLab, chromium: Any) -> No
         nb, lesson = open_lesson(page, lab, "01_pairs_to_13.ipynb")
         header = lesson.locator(".pyr-lesson-header")
         feedback = lesson.locator(".pyr-lesson-feedback")
-        expect(header).to_contain_text("Lesson 1 of 5 · Step 1 of 6")
+        expect(header).to_contain_text("Lesson 1 of 6 · Step 1 of 6")
         expect(lesson.locator(".pyr-lesson-prompt")).to_contain_text(
             "Which card pairs with this Five?"
         )
@@ -68,12 +68,12 @@ def test_wrong_then_right_move_by_clicking(lab: JupyterLab, chromium: Any) -> No
         screenshot(lesson, "lesson-success")
 
         lesson.locator(".pyr-lesson-next").click()
-        expect(header).to_contain_text("Lesson 1 of 5 · Step 2 of 6")
+        expect(header).to_contain_text("Lesson 1 of 6 · Step 2 of 6")
         expect(lesson.locator(".pyr-card[data-id='4S'][data-zone='pyramid']")).to_have_count(1)
         state = nb.python_json(
             "[lesson.progress_text, sorted(lesson.runner.completed), lesson.board.game.moves]"
         )
-        assert state == ["Lesson 1 of 5 · Step 2 of 6", [[0, 0]], 0]
+        assert state == ["Lesson 1 of 6 · Step 2 of 6", [[0, 0]], 0]
 
 
 def test_covered_card_explained_and_show_me(lab: JupyterLab, chromium: Any) -> None:
@@ -81,7 +81,7 @@ def test_covered_card_explained_and_show_me(lab: JupyterLab, chromium: Any) -> N
         nb, lesson = open_lesson(page, lab, "03_covered_cards.ipynb")
         header = lesson.locator(".pyr-lesson-header")
         feedback = lesson.locator(".pyr-lesson-feedback")
-        expect(header).to_contain_text("Lesson 3 of 5 · Step 1 of 5")
+        expect(header).to_contain_text("Lesson 3 of 6 · Step 1 of 5")
         tap(lesson, "AS")
         tap(lesson, "QH")  # covered: the page reports the touch, the lesson explains it
         expect(feedback).to_contain_text(
@@ -89,43 +89,12 @@ def test_covered_card_explained_and_show_me(lab: JupyterLab, chromium: Any) -> N
         )
         lesson.locator(".pyr-lesson-show").click()
         expect(feedback).to_contain_text("Here is how: pair the 5 of clubs with the 8 of diamonds")
-        expect(header).to_contain_text("●○○○○")
+        expect(header).to_contain_text("◐○○○○")  # shown, not done by the learner
         lesson.locator(".pyr-lesson-picker select").select_option(label="5. The stock and redeals")
-        expect(header).to_contain_text("Lesson 5 of 5 · Step 1 of 7")
+        expect(header).to_contain_text("Lesson 5 of 6 · Step 1 of 7")
         lesson.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
         expect(feedback).to_contain_text("Drawing turns the next stock card face up")
         assert nb.python_json("lesson.runner.solved") is True
 
 
-def click_move(lesson: Any, move: str) -> None:
-    """Make ``move`` the way a learner does: two cards, a King twice, or the stock."""
-    if move in ("draw", "redeal"):
-        lesson.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
-        return
-    cards = move.split("+")
-    for card_id in cards if len(cards) == 2 else cards * 2:
-        lesson.locator(f".pyr-card[data-id='{card_id}'][data-zone]").click()
-
-
-@pytest.mark.slow
-def test_all_five_lessons_can_be_finished_by_clicking(lab: JupyterLab, chromium: Any) -> None:
-    from pyramid_widget.lessons.builtin import LESSONS
-
-    with chromium_page((1280, 1200), browser=chromium) as page:
-        nb, lesson = open_lesson(page, lab, "01_pairs_to_13.ipynb")
-        header = lesson.locator(".pyr-lesson-header")
-        feedback = lesson.locator(".pyr-lesson-feedback")
-        for i, the_lesson in enumerate(LESSONS):
-            for j, step in enumerate(the_lesson.steps):
-                where = f"Lesson {i + 1} of 5 · Step {j + 1} of {len(the_lesson)}"
-                expect(header).to_contain_text(where)
-                expect(lesson.locator(".pyr-moves")).to_have_text("0")
-                for k, move in enumerate(step.demo):
-                    click_move(lesson, move)
-                    expect(lesson.locator(".pyr-moves")).to_have_text(str(k + 1))
-                expect(feedback).to_contain_text(step.why[:40])
-                if (i, j) != (4, len(the_lesson) - 1):
-                    lesson.locator(".pyr-lesson-next").click()
-        expect(header).to_contain_text("Lesson complete ✓")
-        screenshot(lesson, "lesson-all-done")
-        assert nb.python_json("lesson.runner.all_done") is True
+# Finishing every lesson by clicking: tests/lessons/test_browser_course.py.

@@ -122,6 +122,8 @@ def test_board_classes_follow_the_step() -> None:
     assert "pyr-lesson-no-redeals" not in lw._dom_classes
     lw.jump(0, 5)  # cheops: no "Redeals left 0"
     assert "pyr-lesson-no-redeals" in lw._dom_classes
+    lw.jump(5, 3)  # the whole game under hard: one pass, no redeal counter
+    assert "pyr-lesson-no-redeals" in lw._dom_classes
     for i, lesson in enumerate(LESSONS[:3]):
         for step in lesson.steps:
             assert "pyr-lesson-no-piles" in step_classes(step), (i, step.prompt)
