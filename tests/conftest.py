@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import StaticServer, launch_chromium
+from tests.support.browser import REPO, JupyterLab, StaticServer, launch_chromium
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -48,6 +48,21 @@ def page(chromium: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def static_server() -> Iterator[StaticServer]:
-    """The repository served over HTTP on 127.0.0.1 (for ``tests/harness/index.html``)."""
-    with StaticServer() as server:
+    """The repository served over HTTP on 127.0.0.1 (for ``tests/harness/index.html``).
+    ``PYRAMID_WIDGET_HARNESS_ROOT`` serves another copy instead (e.g. one with an older
+    ``widget.js``, to see a new browser test fail on the old page)."""
+    root = os.environ.get("PYRAMID_WIDGET_HARNESS_ROOT")
+    with StaticServer(Path(root) if root else REPO) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterLab]:
+    """One real JupyterLab for the session, started on first use and stopped by its process
+    id at the end. It serves copies of every notebook in ``notebooks/``; a test that needs a
+    notebook of its own writes it into ``jupyterlab.root``. Its kernels keep their records in
+    a private directory (``PYRAMID_WIDGET_DATA_DIR``)."""
+    data = tmp_path_factory.mktemp("lab-records")
+    notebooks = sorted((REPO / "notebooks").glob("*.ipynb"))
+    with JupyterLab(notebooks, env={"PYRAMID_WIDGET_DATA_DIR": str(data)}, timeout=120) as lab:
+        yield lab

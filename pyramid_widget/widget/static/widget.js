@@ -219,7 +219,7 @@ class PyramidView {
     this.pauseEl = h("div.pyr-paused", { hidden: true },
       h("div.pyr-paused-title", { text: "Paused" }),
       h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "resume", onclick: () => this.send({ kind: "resume" }) }, "Resume"));
-    this.felt = h("div.pyr-felt", {}, this.boardEl, this.banner, this.pauseEl, this.msgEl);
+    this.felt = h("div.pyr-felt", {}, this.msgEl, this.boardEl, this.banner, this.pauseEl);
     // A click on the empty felt cancels the selection.
     this.felt.addEventListener("click", (e) => {
       if (!e.target.closest(".pyr-card, .pyr-slot-face, button, select, input, .pyr-banner-box")) this.select(null);
@@ -311,6 +311,12 @@ class PyramidView {
       this.later(() => this.focusCurrent(), 0);
     }
     this.pauseEl.hidden = !pausedNow;
+    // "Winnable deals only": once the search runs (its progress is on the message line), the
+    // New-deal panel closes.
+    if (this.pendingWinnable && (this.model.get("busy") || {}).kind === "winnable") {
+      this.pendingWinnable = false;
+      this.newResult({ ok: true });
+    }
     this.boardEl.classList.toggle("is-hidden", !!this.model.get("paused"));
     this.trace("rendered");
   }
@@ -382,7 +388,8 @@ class PyramidView {
       face.addEventListener("click", () => (zone === "stock" ? this.drawOrRedeal() : this.toCell()));
     }
     if (zone === "stock") {
-      const draw = h("button.pyr-draw", { type: "button", "data-action": "draw", onclick: () => this.drawOrRedeal() });
+      // Not a tab stop of its own: the board is one (the deck is reached with the arrows, D draws).
+      const draw = h("button.pyr-draw", { type: "button", tabindex: "-1", "data-action": "draw", onclick: () => this.drawOrRedeal() });
       slot.append(draw);
     }
     return slot;
