@@ -1,0 +1,84 @@
+"""The board in real ``marimo run`` + Chromium (issues 17.2, 17.3): ``notebooks/play_marimo.py``
+renders in marimo's light and dark themes with readable text (contrast of the status line on
+the board's own background), the felt follows the theme, a click on the board changes the
+game in the kernel, and the cell that reads ``board.value`` runs again after the click.
+marimo puts the widget in a shadow root; Playwright's CSS locators pierce it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import REPO, chromium_page, screenshot
+from tests.support.hosts import Marimo
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+NOTEBOOK = REPO / "notebooks" / "play_marimo.py"
+STOCK = ".pyr-slot[data-zone='stock'] .pyr-slot-face"
+
+# Colours as the page computes them, and the WCAG contrast ratio of text on a background.
+_COLOURS = """root => {
+  const parse = (c) => { const x = document.createElement('canvas').getContext('2d');
+    x.fillStyle = c; x.fillRect(0, 0, 1, 1); return [...x.getImageData(0, 0, 1, 1).data].slice(0, 3); };
+  const st = getComputedStyle;
+  return { ink: parse(st(root.querySelector('.pyr-status')).color),
+           rules: parse(st(root.querySelector('.pyr-rules')).color),
+           bg: parse(st(root).backgroundColor),
+           felt: st(root).getPropertyValue('--pyr-felt').trim(),
+           page: parse(st(document.body).backgroundColor) };
+}"""
+
+
+def luminance(rgb: list[int]) -> float:
+    def channel(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: list[int], b: list[int]) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.fixture(scope="module", params=["light", "dark"])
+def marimo(request: pytest.FixtureRequest) -> Iterator[Marimo]:
+    with Marimo([NOTEBOOK], theme=request.param, timeout=120) as server:
+        yield server  # type: ignore[misc]
+
+
+def test_renders_readably_and_a_click_reruns_the_dependent_cell(
+    marimo: Marimo, chromium: Any
+) -> None:
+    theme = "dark" if "dark" in marimo.root.joinpath(".marimo.toml").read_text() else "light"
+    with chromium_page((1100, 1300), browser=chromium) as page:
+        page.goto(marimo.url("/"))
+        page.wait_for_selector(".pyr-card[data-zone='pyramid']", timeout=120_000)
+        expect(page.locator(".pyr-card[data-zone='pyramid']")).to_have_count(28)
+        progress = page.get_by_text("Progress:", exact=False).locator("xpath=..")
+        expect(progress).to_contain_text("0 moves", timeout=30_000)
+        assert page.evaluate("() => document.body.classList.contains('dark')") == (theme == "dark")
+
+        # readable on the page marimo draws: the status text on the board's own background
+        root = page.locator(".pyr-root").first
+        colours = root.evaluate(_COLOURS)
+        assert contrast(colours["ink"], colours["bg"]) >= 4.5, colours
+        assert contrast(colours["rules"], colours["bg"]) >= 4.5, colours
+        dark_bg = luminance(colours["bg"]) < 0.2
+        assert dark_bg == (theme == "dark"), colours
+        assert colours["felt"] == ("#15422b" if theme == "dark" else "#1e6a42"), colours
+        screenshot(page, f"marimo-{theme}")
+
+        # a click on the board: the kernel's game changes and the dependent cell re-runs
+        page.locator(STOCK).click()
+        expect(root.locator(".pyr-moves")).to_have_text("1", timeout=30_000)
+        expect(progress).to_contain_text("1 moves", timeout=30_000)
+        expect(progress).to_contain_text("last: draw")
+        page.locator(STOCK).click()
+        expect(progress).to_contain_text("2 moves", timeout=30_000)
