@@ -1,14 +1,30 @@
 """Reusable helpers for tests that drive real Chromium, with or without a real JupyterLab.
 
-Three levels (see ``/work/shared/BROWSER_TESTING.md``):
+Three levels:
 
 * :class:`StaticServer` serves the repository over HTTP (ES modules do not load from
-  ``file://``) so ``tests/harness/index.html`` can render ``pyramid_widget/widget/static/widget.js`` against a fake
-  model; :func:`bridge` connects that fake model to a real Python widget (no kernel).
+  ``file://``) so ``tests/harness/index.html`` can render ``pyramid_widget/widget/static/widget.js``
+  against a fake model; :func:`bridge` connects that fake model to a real Python widget (no
+  kernel): every ``model.send`` runs the widget's dispatcher, and the page polls the traits a
+  background thread changed (the page's Solve, winnable deals); :func:`push` sends Python-side
+  changes; ``window.harness.addView()`` opens one more view of the same model.
 * :class:`JupyterLab` starts a real JupyterLab on a free port with *copies* of the given
   notebooks in a temporary root, and stops it by its process id.
 * :class:`LabPage` opens a notebook in Chromium, waits for the kernel, runs all cells, runs
   Python in the kernel and reads its output back, switches themes and takes screenshots.
+
+Fixtures (``tests/conftest.py``), shared by every browser test of a pytest session (the suite
+runs them in one xdist group, ``xdist_group("browser")``, so one worker holds them all):
+
+* ``chromium``: one headless system Chromium (Playwright's sync API, started once: a second
+  ``sync_playwright()`` in the same session fails with "Playwright Sync API inside the asyncio
+  loop", so never launch another; pass ``browser=chromium`` to :func:`chromium_page`).
+* ``page``: a fresh page in its own browser context (1100 x 900), closed after the test.
+* ``static_server``: the repository over HTTP for the harness (``PYRAMID_WIDGET_HARNESS_ROOT``
+  serves another copy, e.g. one with an older ``widget.js``, to see a test fail on old code).
+* ``jupyterlab``: one real JupyterLab for the session, started on first use, serving copies
+  of every notebook in ``notebooks/`` (a test writes its own notebook into
+  ``jupyterlab.root``), its kernels' records in a private directory, stopped by its pid.
 
 Everything here is plain Python plus Playwright's sync API; nothing is fetched from the network.
 """
