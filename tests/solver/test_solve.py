@@ -355,8 +355,7 @@ def test_shortest_mode_keeps_the_line_it_proved_when_the_budget_ends(rules: str)
     deal = next(d for d in range(40) if solve(Game(rules, deal=d), max_nodes=20_000).winnable)
     game = Game(rules, deal=deal)
     decided = solve(game)
-    full = solve(game, shortest=True)
-    assert full.shortest and decided.nodes < full.nodes  # the A* needs nodes of its own
+    # with no node left, or one (the A* root), the A* cannot finish its proof
     for limit in (decided.nodes, decided.nodes + 1):
         cut = solve(game, shortest=True, max_nodes=limit)
         assert cut.verdict is Verdict.WINNABLE and not cut.shortest and cut.nodes <= limit
