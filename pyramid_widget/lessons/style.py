@@ -120,6 +120,6 @@ def _sheet() -> str:
     return "\n".join(rules)
 
 
-#: The stylesheet, shown once per lesson widget in a ``<style>`` element (fixed text: no
-#: data from a lesson goes into it).
+#: The stylesheet, added to the lesson board's own (``LessonBoard._css``; fixed text: no data
+#: from a lesson goes into it).
 STYLESHEET = _sheet()

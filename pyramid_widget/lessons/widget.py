@@ -5,7 +5,7 @@ a :class:`~pyramid_widget.lessons.runner.LessonRunner`: a header ("Lesson 2 of 6
 6", the learner's progress through the course), a lesson picker, the step's prompt, the board,
 a feedback line and the buttons *Show me*, *Restart step*, *Restart lesson*, *Previous* and
 *Next*. The board is sized to the rows the step uses and shows only the piles and counters
-the step is about (the lesson's own stylesheet, :mod:`pyramid_widget.lessons.style`). The learner plays on the board by clicking; every
+the step is about (the lesson board's stylesheet, :mod:`pyramid_widget.lessons.style`). The learner plays on the board by clicking; every
 move goes through the runner (the board's ``move_filter``) before it is applied, so a wrong
 try is explained and leaves the position as it was.
 
@@ -43,9 +43,9 @@ from pyramid_widget.lessons.model import Lesson
 from pyramid_widget.lessons.progress import LessonProgress
 from pyramid_widget.lessons.runner import LessonRunner, Outcome
 from pyramid_widget.lessons.style import STYLESHEET, step_classes
-from pyramid_widget.widget import PyramidWidget
+from pyramid_widget.widget import STATIC, PyramidWidget
 
-__all__ = ["LessonWidget"]
+__all__ = ["LessonBoard", "LessonWidget"]
 
 #: Toolbar buttons the board keeps during every lesson step (no new deal, no solver, no
 #: restart: the lesson's own Restart step / Restart lesson buttons say what they restart);
@@ -75,6 +75,16 @@ def _event_move(kind: str, text: str) -> Move:
     if kind == "king" and "+" not in text:
         return Move.king(parse_card(text))
     return Move.parse(text)
+
+
+class LessonBoard(PyramidWidget):
+    """The lesson's board: a :class:`~pyramid_widget.widget.PyramidWidget` whose stylesheet
+    carries the lesson rules too (:data:`~pyramid_widget.lessons.style.STYLESHEET`: the board
+    sized to the step's rows, only the piles and counters the step uses, the feedback
+    colours), delivered the anywidget way, with no ``<style>`` of the lesson's own."""
+
+    # anywidget takes CSS text as well as a path; the board's own sheet comes first.
+    _css = (STATIC / "widget.css").read_text(encoding="utf-8") + "\n" + STYLESHEET  # type: ignore[assignment]
 
 
 class LessonWidget(widgets.VBox):  # type: ignore[misc]
@@ -108,7 +118,7 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         # No won/lost banner (it would offer a new game over the lesson; the lesson says what
         # happened in its own words) and the compact display: a hand-made position counts every
         # card it leaves out as discarded, so no discard pile, deal label, time or score.
-        self.board = PyramidWidget(
+        self.board = LessonBoard(
             self.runner.game.rules,
             records=False,
             controls=LESSON_CONTROLS,
@@ -121,14 +131,12 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         self.picker.add_class("pyr-lesson-picker")
         self.prompt = _html("prompt")
         self.feedback = _html("feedback")
-        self.style = _html("style", value=f"<style>{STYLESHEET}</style>")
         self.buttons = self._make_buttons()
         self.board.observe(self._on_event, names="last_event")
         self.picker.observe(self._on_pick, names="value")
         self._classes: list[str] = []
         super().__init__(
             [
-                self.style,
                 widgets.HBox([self.header, self.picker]),
                 self.prompt,
                 self.board,

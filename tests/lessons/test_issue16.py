@@ -147,6 +147,12 @@ def test_one_restart_per_scope_and_the_controls_a_step_teaches() -> None:
     assert lw.board.game.moves == 0 and not lw.runner.solved
 
 
+def test_the_stylesheet_comes_with_the_lesson_board() -> None:
+    lw = widget(0, 0)
+    assert STYLESHEET in lw.board._css and ".pyr-board {" in lw.board._css
+    assert all("<style" not in str(getattr(c, "value", "")) for c in lw.children)
+
+
 def test_the_stylesheet_sizes_every_row_count() -> None:
     for first in range(1, 8):
         assert f".pyr-lesson-from-{first} .pyr-board {{ --pad:" in STYLESHEET
