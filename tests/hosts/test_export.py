@@ -74,6 +74,7 @@ def test_a_plain_export_has_no_board_picture(executed: Path) -> None:
     assert pictures(html) == []
 
 
+@pytest.mark.browser
 def test_offline_boards_export_shows_the_board(executed: Path, chromium: Any) -> None:
     html = to_html(
         executed, "--HTMLExporter.preprocessors=pyramid_widget.widget.export.OfflineBoards"
