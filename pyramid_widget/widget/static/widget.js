@@ -1029,7 +1029,9 @@ class PyramidView {
       const along = vx * dx + vy * dy;
       if (along <= 0.01) continue;
       const across = Math.abs(vx * dy) + Math.abs(vy * dx);
-      const score = along + across * (dx ? 2.5 : 0.6);
+      // Left/right keep to the same row first (a card up or down a row only when none is
+      // level); up/down take the nearest card above or below.
+      const score = dx ? across * 10 + along : along + across * 0.6;
       if (score < bestScore) { best = n; bestScore = score; }
     }
     if (best) { this.current = this.keyOf(best); this.updateRoving(); best.focus({ preventScroll: false }); }

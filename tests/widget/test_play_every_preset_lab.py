@@ -1,0 +1,158 @@
+"""Issue 15, "done when": every preset played to a win and to a loss in real JupyterLab, once by
+mouse alone and once by keyboard alone, with a screenshot of each end in ``artifacts/``.
+
+The kernel only sets the deal up (``w.new_game(...)``); every move is then made on the page:
+clicks on cards and on the deck, or Tab into the board, arrow keys to the card, Enter, D and C.
+The winning line is the solver's; the losing one is the engine's rule of thumb (greedy) on a
+deal it loses, both worked out in this process and replayed by hand on the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from pyramid_widget import PRESETS, Game
+from pyramid_widget.engine.hints import hint
+from pyramid_widget.engine.moves import Move
+from pyramid_widget.solver.lines import checked_solve
+from pyramid_widget.solver.winnable import search_winnable
+from tests.support.browser import JupyterLab, LabPage, chromium_page, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab, pytest.mark.xdist_group("browser")]
+WIDGET = ".jp-OutputArea-output:has(.pyr-root)"
+NOTEBOOK = "play-every-preset.ipynb"
+
+
+@pytest.fixture()
+def board(jupyterlab: JupyterLab, chromium: Any) -> Iterator[LabPage]:
+    import nbformat
+
+    code = "from pyramid_widget.widget import PyramidWidget\nw = PyramidWidget('medium', deal=7, records=False)\nw"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, jupyterlab.root / NOTEBOOK)
+    with chromium_page((1280, 1100), browser=chromium) as page:
+        lab = LabPage(page, jupyterlab).open(NOTEBOOK)
+        lab.run_all(wait_for=".pyr-card[data-zone='pyramid']", timeout=120)
+        yield lab
+
+
+def winning(preset: str) -> tuple[int, list[Move]]:
+    number = search_winnable(preset, start=100)
+    assert number is not None
+    answer = checked_solve(Game(preset, deal=number), 30, None)
+    return number, list(answer.moves)
+
+
+def losing(preset: str) -> tuple[int, list[Move]]:
+    """A deal the rule of thumb loses, and its moves."""
+    for number in range(200, 400):
+        game, line = Game(preset, deal=number), []
+        while game.status.value == "playing" and len(line) < 400:
+            move = hint(game)
+            if move is None:
+                break
+            game.play(move)
+            line.append(move)
+        if game.status.value == "lost":
+            return number, line
+    raise AssertionError(f"no lost greedy game under {preset}")
+
+
+def card_sel(card_id: str) -> str:
+    return f".pyr-root .pyr-card[data-id='{card_id}'][data-zone]:not([data-zone='discard'])"
+
+
+def by_mouse(page: Any, move: Move) -> None:
+    text = str(move)
+    if text in ("draw", "redeal"):
+        page.locator(".pyr-root .pyr-slot[data-zone='stock'] .pyr-slot-face").click()
+    elif text == "next-round":
+        page.locator(".pyr-root .pyr-banner [data-action='next-round']").click()
+    elif text.startswith("cell "):
+        page.locator(card_sel(text[5:])).click()
+        page.locator(".pyr-root .pyr-slot[data-zone='cell'] .pyr-slot-face").click()
+    else:
+        for card_id in text.split("+"):
+            page.locator(card_sel(card_id)).click()
+
+
+def focus_by_keys(page: Any, target: str) -> None:
+    """Arrow keys from the focused card to ``target`` (a CSS selector), nearest first."""
+    trail = []
+    for _ in range(40):
+        trail.append(
+            page.evaluate("document.activeElement.dataset.id || document.activeElement.className")
+        )
+        here = page.evaluate("document.activeElement.getBoundingClientRect().toJSON()")
+        there = page.locator(target).bounding_box()
+        if page.locator(target).evaluate("n => n === document.activeElement"):
+            return
+        dx = there["x"] - here["x"]
+        dy = there["y"] - here["y"]
+        vertical = abs(dy) > 8 and (abs(dy) >= abs(dx) * 0.5 or abs(dx) < 8)
+        if len(trail) >= 3 and trail[-1] == trail[-3] and abs(dx) >= 8 and abs(dy) > 8:
+            vertical = not vertical  # going round in a circle: try the other axis
+        if vertical:
+            page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+            after = page.evaluate("document.activeElement.getBoundingClientRect().toJSON()")
+            if after == here:  # nothing that way: go sideways
+                page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+        else:
+            page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+    raise AssertionError(f"could not reach {target} with the arrow keys: {trail}")
+
+
+def by_keys(page: Any, move: Move) -> None:
+    text = str(move)
+    if text in ("draw", "redeal"):
+        page.keyboard.press("d")
+    elif text == "next-round":
+        page.locator(".pyr-root .pyr-banner [data-action='next-round']").focus()
+        page.keyboard.press("Enter")
+    elif text.startswith("cell "):
+        focus_by_keys(page, card_sel(text[5:]))
+        page.keyboard.press("Enter")
+        page.keyboard.press("c")
+    else:
+        for card_id in text.split("+"):
+            focus_by_keys(page, card_sel(card_id))
+            page.keyboard.press("Enter")
+
+
+def enter_board(page: Any) -> None:
+    """Keyboard only: from the toolbar's last button, one Tab into the board."""
+    page.locator(".pyr-root .pyr-toolbar [data-action='help']").focus()
+    page.keyboard.press("Tab")
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_play_every_preset_to_a_win_and_a_loss_by_mouse_and_by_keyboard(
+    board: LabPage, preset: str
+) -> None:
+    page = board.page
+    root = page.locator(".pyr-root").first
+    games = {"win": winning(preset), "loss": losing(preset)}
+    for how, play in (("mouse", by_mouse), ("keys", by_keys)):
+        for end, (number, line) in games.items():
+            board.python(f"w.new_game({preset!r}, {number})")
+            expect(root.locator(".pyr-deal")).to_have_text(f"deal #{number}")
+            expect(root.locator(".pyr-moves")).to_have_text("0")
+            if how == "keys":
+                enter_board(page)
+            for i, move in enumerate(line):
+                play(page, move)
+                expect(root.locator(".pyr-moves")).not_to_have_text(str(i), timeout=15_000)
+            banner = root.locator(".pyr-banner")
+            expect(banner).to_be_visible(timeout=15_000)
+            want = "won" if end == "win" else "lost"
+            assert board.python_json("w.status") == want, (preset, how, end)
+            if end == "win":
+                expect(banner).to_contain_text("complete!" if preset == "egypt" else "You won!")
+            else:
+                expect(banner).to_contain_text("No more moves")
+            screenshot(page.locator(WIDGET).first, f"issue15-play-{preset}-{end}-{how}")
