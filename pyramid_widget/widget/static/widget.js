@@ -410,7 +410,7 @@ class PyramidView {
       const next = !!b.can_next_round;
       const what = next ? "deal the next round" : n > 0 ? "draw" : b.can_redeal ? "redeal" : "no redeals left";
       face.setAttribute("aria-label", `Stock, ${n} cards, ${passes} redeals left: ${what}`);
-      caption.textContent = n > 0 || next || b.can_redeal ? "Stock" : "No redeals";
+      caption.textContent = n === 0 && !next && !b.can_redeal && b.passes_left === 0 ? "No redeals" : "Stock";
       const draw = slot.querySelector(".pyr-draw");
       draw.textContent = next ? "Next round" : n > 0 ? "Draw" : "Redeal";
       draw.disabled = !(next || (n > 0 ? b.can_draw : b.can_redeal));
