@@ -18,7 +18,6 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
