@@ -1021,6 +1021,15 @@ class PyramidView {
     if (!all.includes(from)) { this.focusCurrent(); return; }
     const [ax, ay] = this.spot(from);
     const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+    if (dx) {
+      // Left/right walk the playable cards in reading order (a row left to right, then the
+      // next row, the piles last, round again): every card is reached with one key.
+      const band = (n) => (n.dataset.zone === "pyramid" ? Number(n.style.getPropertyValue("--r")) : 99);
+      const order = all.map((n) => [band(n), this.spot(n)[0], n]).sort((p, q) => p[0] - q[0] || p[1] - q[1]).map((t) => t[2]);
+      const next = order[(order.indexOf(from) + dx + order.length) % order.length];
+      if (next && next !== from) { this.current = this.keyOf(next); this.updateRoving(); next.focus({ preventScroll: false }); }
+      return;
+    }
     let best = null, bestScore = Infinity;
     for (const n of all) {
       if (n === from) continue;
