@@ -3,10 +3,6 @@ agents; and it plays the lab's ``random`` strategy's game."""
 
 from __future__ import annotations
 
-import importlib
-import os
-from types import ModuleType
-
 import numpy as np
 import pytest
 
@@ -17,21 +13,11 @@ from pyramid_widget.lab.experiments import run_experiment
 from pyramid_widget.lab.fastplay import FastGame
 from pyramid_widget.lab.spiel import DRAW_ACTION, REDEAL_ACTION, fast_move_to_action
 from pyramid_widget.lab.stats_ci import wilson
+from tests.support.optional import need
 
-
-def _need(name: str) -> ModuleType:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        message = f"{name} is not installed (pip install 'pyramid-widget[research]')"
-        if os.environ.get("CI"):
-            pytest.fail(message + "; the research tests must run under CI", pytrace=False)
-        pytest.skip(message, allow_module_level=True)
-
-
-gym = _need("gymnasium")
-env_checker = _need("gymnasium.utils.env_checker")
-gym_env = _need("pyramid_widget.lab.gym_env")
+gym = need("gymnasium")
+env_checker = need("gymnasium.utils.env_checker")
+gym_env = need("pyramid_widget.lab.gym_env")
 
 
 def make(rules: str = "medium", **kwargs: object) -> object:

@@ -3,10 +3,7 @@ ISMCTSBot and the evaluate loop, for every preset."""
 
 from __future__ import annotations
 
-import importlib
-import os
 import random
-from types import ModuleType
 
 import numpy as np
 import pytest
@@ -23,23 +20,13 @@ from pyramid_widget.errors import (
 from pyramid_widget.lab.observation import Layout
 from pyramid_widget.lab.spiel import DRAW_ACTION, PyramidGame, action_to_move
 from pyramid_widget.lab.strategies import play_game
+from tests.support.optional import need
 
-
-def _need(name: str) -> ModuleType:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        message = f"{name} is not installed (pip install 'pyramid-widget[research]')"
-        if os.environ.get("CI"):
-            pytest.fail(message + "; the research tests must run under CI", pytrace=False)
-        pytest.skip(message, allow_module_level=True)
-
-
-pyspiel = _need("pyspiel")
-mcts = _need("open_spiel.python.algorithms.mcts")
-ismcts = _need("open_spiel.python.algorithms.ismcts")
-evaluate_bots = _need("open_spiel.python.algorithms.evaluate_bots")
-openspiel = _need("pyramid_widget.lab.openspiel")
+pyspiel = need("pyspiel")
+mcts = need("open_spiel.python.algorithms.mcts")
+ismcts = need("open_spiel.python.algorithms.ismcts")
+evaluate_bots = need("open_spiel.python.algorithms.evaluate_bots")
+openspiel = need("pyramid_widget.lab.openspiel")
 
 
 def dealt(rules: str, deal: int) -> object:
