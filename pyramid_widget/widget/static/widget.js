@@ -66,7 +66,8 @@ function useFaces(data) {
 // Keyboard help: [keys, what they do, the toolbar control they need (hidden control: no row)].
 const KEYS_HELP = [
   ["Tab", "into the board (one stop) and out again"],
-  ["Arrow keys", "move between the cards you can play and the stock"],
+  ["Left, Right", "the next card you can play, row by row (the piles last)"],
+  ["Up, Down", "the nearest card you can play above or below"],
   ["Enter or Space", "select a card, then its partner; a King goes at once where Kings go alone"],
   ["Second card", "if it does not pair, it becomes the selection (a covered card clears it)"],
   ["Escape", "cancel the selection (or click the empty felt), close a panel"],
