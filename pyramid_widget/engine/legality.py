@@ -318,5 +318,6 @@ def judge(rules: RuleSet, position: Position) -> tuple[Status, str]:
         return Status.PLAYING, "the game is on"
     if not any(True for _ in moves):
         left = pos.cards_in_play()
-        return Status.LOST, f"no move is left ({left} cards remain)"
+        remain = "1 card remains" if left == 1 else f"{left} cards remain"
+        return Status.LOST, f"no move is left ({remain})"
     return Status.PLAYING, "the game is on"

@@ -156,6 +156,32 @@ def test_a_king_clears_with_one_click_and_the_win_banner_shows(
     expect(banner).to_be_hidden()
 
 
+def test_the_same_card_twice_asks_to_remove_it_alone_and_says_why_not(
+    page: Any, static_server: StaticServer
+) -> None:
+    # A learner who clicks a Five twice hoping it goes alone is told why (issue 16.8).
+    w = PyramidWidget("medium", records=False)
+    w.load(Game.from_position("medium", pyramid=[None] * 25 + ["5H", "9S", "8C"]))
+    show(page, static_server, w)
+    card(page, "5H").click()
+    card(page, "5H").click()
+    expect(page.locator(".pyr-message")).to_contain_text("needs a partner")
+    expect(page.locator(".pyr-message")).to_have_attribute("data-kind", "error")
+    expect(page.locator(".pyr-card.is-selected")).to_have_count(0)
+    card(page, "5H").click()  # the right move next: nothing of the refusal is left over
+    card(page, "8C").click()
+    expect(card(page, "8C")).to_have_attribute("data-zone", "discard")
+    assert w.game.moves == 1
+    expect(page.locator(".pyr-banner")).to_contain_text("1 card remains")
+    # under cheops not even a King goes alone: a King clicked twice says so
+    w.load(Game.from_position("cheops", pyramid=[None] * 26 + ["KH", "9S"], stock=["2C"]))
+    push(page, w)
+    card(page, "KH").click()
+    card(page, "KH").click()
+    expect(page.locator(".pyr-message")).to_have_attribute("data-kind", "error")
+    assert w.game.moves == 0 and "K" in w.message
+
+
 def test_two_views_of_one_widget_stay_in_sync(page: Any, static_server: StaticServer) -> None:
     w = show(page, static_server, PyramidWidget("medium", deal=7, records=False), views=2)
     card(page, "QC", view=1).click()

@@ -804,7 +804,9 @@ class PyramidView {
     const rules = this.board.rules || {};
     if (card.rank === 13 && rules.kings_alone) { this.select(null); this.send({ kind: "king", card: id }); return; }
     if (this.selected === null) { this.select(id); return; }
-    if (this.selected === id) { this.select(null); return; }
+    // The same card again asks to remove it alone: the engine says why it cannot go alone
+    // (a non-King needs a partner; under cheops not even a King goes alone).
+    if (this.selected === id) { this.select(null); this.send({ kind: "king", card: id }); return; }
     const first = this.selected;
     this.select(null);
     this.pairTry = { second: id, seq: (this.seq || 0) + 1 };
