@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tests.support.browser import REPO, chromium_page, screenshot
 from tests.support.hosts import Marimo
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("hosts")]
 
 NOTEBOOK = REPO / "notebooks" / "play_marimo.py"
 STOCK = ".pyr-slot[data-zone='stock'] .pyr-slot-face"

@@ -19,7 +19,7 @@ from tests.hosts.keys import BOARD, CELL_TYPES, keys_stay_on_the_board, win_by_k
 from tests.support.browser import REPO, chromium_page, screenshot
 from tests.support.hosts import Notebook7, NotebookPage
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("hosts")]
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.support.browser import REPO, chromium_page, screenshot
 from tests.support.hosts import Voila
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("hosts")]
 
 PLAY = REPO / "notebooks" / "play_voila.ipynb"
 LESSON = REPO / "notebooks" / "01_pairs_to_13.ipynb"

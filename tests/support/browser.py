@@ -13,8 +13,11 @@ Three levels:
 * :class:`LabPage` opens a notebook in Chromium, waits for the kernel, runs all cells, runs
   Python in the kernel and reads its output back, switches themes and takes screenshots.
 
-Fixtures (``tests/conftest.py``), shared by every browser test of a pytest session (the suite
-runs them in one xdist group, ``xdist_group("browser")``, so one worker holds them all):
+Fixtures (``tests/conftest.py``), shared by every browser test of a pytest worker. The suite
+runs the browser tests in three xdist groups so two workers share the load:
+``xdist_group("browser")`` (the harness, JupyterLab and lessons), ``"hosts"`` (Notebook 7,
+Voilà, marimo, each starting its own server) and ``"lab-play"`` (every preset played by hand in
+JupyterLab); a worker that runs a group starts its own Chromium and, on first use, JupyterLab:
 
 * ``chromium``: one headless system Chromium (Playwright's sync API, started once: a second
   ``sync_playwright()`` in the same session fails with "Playwright Sync API inside the asyncio
