@@ -84,6 +84,7 @@ def test_no_illegal_move_is_ever_accepted(
     game = Game(rules, number, clock=lambda: 0.0)
     random_play(game, data, data.draw(st.integers(0, 40)))
     legal = set(game.legal_moves)
+    before_round = game.round
     for action in attempts:
         try:
             move = action_to_move(action)
@@ -97,8 +98,14 @@ def test_no_illegal_move_is_ever_accepted(
             assert snapshot(game) == before, "a rejected move changes nothing"
         else:
             assert move in legal
-            game.undo() if move.kind is not MoveKind.NEXT_ROUND else None
-            assert snapshot(game) == before or move.kind is MoveKind.NEXT_ROUND
+            if move.kind is MoveKind.NEXT_ROUND:
+                # undo never crosses into an earlier round: a fresh round, nothing to undo
+                assert game.round == before_round + 1 and not game.can_undo
+                assert len([c for c in game.position.pyramid if c is not None]) == 28
+                before_round = game.round
+            else:
+                game.undo()
+                assert snapshot(game) == before, "undo restores exactly"
             legal = set(game.legal_moves)
 
 
@@ -106,3 +113,15 @@ def test_every_move_kind_round_trips_through_text() -> None:
     for text in ("5H+8C", "KD", "draw", "redeal", "cell 7S", "next-round"):
         move = Move.parse(text)
         assert str(move) == text and eval(repr(move)) == move
+
+
+def test_next_round_starts_afresh_and_cannot_be_undone() -> None:
+    # the branch of the property above that random play rarely reaches
+    game = Game.from_position(
+        "egypt", pyramid=[None] * 26 + ["5H", "8S"], stock=["2C", "3C", "4C"], clock=lambda: 0.0
+    )
+    game.play("5H+8S")
+    assert [str(m) for m in game.legal_moves] == ["next-round"]
+    game.play("next-round")
+    assert game.round == 2 and not game.can_undo
+    assert len([c for c in game.position.pyramid if c is not None]) == 28
