@@ -45,7 +45,13 @@ from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import PRESETS, RuleSet, get_rules
 from pyramid_widget.engine.svg import FACES
-from pyramid_widget.errors import IllegalMoveError, IntentError, InvalidMoveError, RecordsError
+from pyramid_widget.errors import (
+    IllegalMoveError,
+    IntentError,
+    InvalidMoveError,
+    RecordsError,
+    Refusal,
+)
 from pyramid_widget.solver.post_mortem import PostMortem
 from pyramid_widget.widget.board import board_state, how_to_play, why_unavailable
 from pyramid_widget.widget.extras import Extras, RecordsUpdate
@@ -349,11 +355,13 @@ class PyramidWidget(anywidget.AnyWidget):
 
     # -- moves ----------------------------------------------------------------------------
 
-    def _problem(self, move: Move) -> str | None:
+    def _problem(self, move: Move) -> str | Refusal | None:
+        """Why ``move`` cannot be played now: the engine's own refusal, the pause, or the move
+        filter's text (which becomes a refusal of kind ``"refused"``); ``None`` to play it."""
         g = self._game
         if g.paused:
             return "the game is paused: resume it to play"
-        why = g.explain(move)
+        why: str | Refusal | None = g.refusal(move)
         if why is None and self.move_filter is not None and move.kind is not MoveKind.NEXT_ROUND:
             why = self.move_filter(g, move)
         return why

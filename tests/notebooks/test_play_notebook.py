@@ -17,12 +17,3 @@ def test_the_board_comes_first_and_the_end_points_back_to_it() -> None:
     assert not any("PyramidWidget(" in c.source for c in cells[:1])
     assert "The board is at the top of this notebook" in cells[-1].source
 
-
-def test_every_lesson_and_lab_it_links_to_exists() -> None:
-    links = [
-        part.split(")")[0]
-        for part in nbformat.read(PLAY, as_version=4).cells[-1].source.split("](")[1:]
-    ]
-    assert len(links) == 7
-    for link in links:
-        assert (PLAY.parent / link).exists(), link

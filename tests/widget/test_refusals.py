@@ -84,3 +84,19 @@ def test_clicking_an_empty_stock_with_redeals_left_does_not_say_none_is_left() -
     assert "waste are empty" in w.message
     event = send(w, kind="draw")
     assert event["ok"] is False and "no redeal" not in event["message"]
+
+
+def test_the_widget_raises_the_engines_own_refusal() -> None:
+    # the board's refusal is the engine's structured one, not a re-worded text
+    from pyramid_widget.errors import IllegalMoveError
+    from pyramid_widget.widget import PyramidWidget
+
+    w = PyramidWidget("medium", deal=7, records=False)
+    try:
+        w.play("5C", "8D")
+    except IllegalMoveError as error:
+        assert error.refusal.kind == "covered"
+        assert error.refusal == w.game.refusal("5C+8D")
+    else:
+        raise AssertionError("a covered card was played")
+    assert w.game.moves == 0

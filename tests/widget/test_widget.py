@@ -433,5 +433,5 @@ def test_the_play_notebook_runs_headless_and_links_exist(
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
     links = re.findall(r"\((\d\d_\w+\.ipynb)\)", " ".join(c.source for c in nb.cells))
-    assert len(links) == 6
+    assert len(links) == 7
     assert [name for name in links if not (notebooks / name).exists()] == []
