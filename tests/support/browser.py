@@ -15,9 +15,10 @@ Three levels:
 
 Fixtures (``tests/conftest.py``), shared by every browser test of a pytest worker. The suite
 runs the browser tests in three xdist groups so two workers share the load:
-``xdist_group("browser")`` (the harness, JupyterLab and lessons), ``"hosts"`` (Notebook 7,
-Voilà, marimo, each starting its own server) and ``"lab-play"`` (every preset played by hand in
-JupyterLab); a worker that runs a group starts its own Chromium and, on first use, JupyterLab:
+``xdist_group("browser")`` (the harness, JupyterLab and lessons) and ``"hosts"`` (Notebook 7,
+Voilà, marimo, each starting its own server); the presets played by hand in JupyterLab
+(``test_play_every_preset_lab.py``) are spread over both workers. A worker starts its own
+Chromium and, on first use, JupyterLab:
 
 * ``chromium``: one headless system Chromium (Playwright's sync API, started once: a second
   ``sync_playwright()`` in the same session fails with "Playwright Sync API inside the asyncio

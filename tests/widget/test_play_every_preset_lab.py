@@ -21,9 +21,9 @@ from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.lines import checked_solve
 from tests.support.browser import JupyterLab, LabPage, chromium_page, screenshot
 
-# Its own group: these 28 hand-played games run on the other worker, beside the other browser
-# tests (each worker starts its own JupyterLab and Chromium).
-pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab, pytest.mark.xdist_group("lab-play")]
+# No xdist group: the seven presets are spread over both workers (each starts its own
+# JupyterLab on first use), so the 28 hand-played games do not queue behind one another.
+pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab]
 WIDGET = ".jp-OutputArea-output:has(.pyr-root)"
 NOTEBOOK = "play-every-preset.ipynb"
 
