@@ -5,7 +5,9 @@ The board's geometry (``widget.css``) puts pyramid row *r* at ``--pad + r * --ro
 the piles below the seventh row. A step whose top card is in row *R* shifts ``--pad`` up by
 ``R - 1`` rows, which lifts the cards and shortens the board by as much; a step without stock
 or waste hides the piles and ends the board under the last row. The card width is capped so
-the prompt, the board, the feedback and the buttons fit one 768-pixel-high screen.
+the prompt, the board, the feedback and the buttons fit one 768-pixel-high screen. The
+feedback colours follow the same host signals as the board's own (JupyterLab, Voilà, marimo,
+VS Code, the browser's preference; the widget's ``theme`` first).
 
 >>> from pyramid_widget.lessons.builtin import LESSONS
 >>> step_classes(LESSONS[0].steps[0])
@@ -73,9 +75,49 @@ def _height_factor(rows: int, piles: bool) -> float:
     return round(1.18 + 0.7 * rows + (1.764 if piles else 0.0), 3)
 
 
+#: Where the lesson's root is dark: the same host signals the board's own stylesheet follows
+#: (``widget.css``): ``theme="dark"``, or ``theme="auto"`` under JupyterLab's or Voilà's dark
+#: theme, marimo's (``body.dark``, ``body[data-theme="dark"]``) or VS Code's.
+_DARK_ROOTS = (
+    '.pyr-lesson[data-theme="dark"]',
+    'body[data-jp-theme-light="false"] .pyr-lesson[data-theme="auto"]',
+    'body.dark .pyr-lesson[data-theme="auto"]',
+    'body[data-theme="dark"] .pyr-lesson[data-theme="auto"]',
+    'body.vscode-dark .pyr-lesson[data-theme="auto"]',
+    'body[class~="vscode-high-contrast"] .pyr-lesson[data-theme="auto"]',
+)
+#: marimo draws the widget in a shadow root, out of reach of the ``body`` rules: these look out
+#: of it, in rules of their own (a browser without ``:host-context()`` drops only them).
+_SHADOW_DARK_ROOTS = (
+    ':host-context(body.dark) .pyr-lesson[data-theme="auto"]',
+    ':host-context(body[data-theme="dark"]) .pyr-lesson[data-theme="auto"]',
+)
+#: No host signal at all: the browser's ``prefers-color-scheme`` decides.
+_NO_SIGNAL = (
+    'body:not([data-jp-theme-light]):not([data-theme]):not(.dark):not([class*="vscode-"]) '
+    '.pyr-lesson[data-theme="auto"]'
+)
+
+
+def _feedback_rules(roots: list[str], colours: dict[str, str]) -> list[str]:
+    """The feedback line's colours under each of ``roots`` (``""``: anywhere)."""
+
+    def under(tail: str) -> str:
+        return ", ".join(f"{root} {tail}".strip() for root in roots)
+
+    says = ".pyr-lesson-feedback p.pyr-lesson-says"
+    rules = [
+        f"{under(says + ':not(:empty)')} {{ padding: 4px 10px; border-radius: 6px; "
+        f"background: {colours['background']}; color: {colours['info']}; }}"
+    ]
+    for kind in ("success", "mistake"):
+        attribute = f'[data-kind="{kind}"]'
+        rules.append(f"{under(says + attribute)} {{ color: {colours[kind]}; }}")
+    return rules
+
+
 def _sheet() -> str:
     light, dark = FEEDBACK_COLOURS["light"], FEEDBACK_COLOURS["dark"]
-    dark_root = 'body[data-jp-theme-light="false"] .pyr-lesson'
     rules = [
         ".pyr-lesson .pyr-board { --cw: clamp(24px, min(calc((100cqw - 20px) / 7.9), "
         f"calc((100vh - {CHROME_PX}px - 3.4em) / var(--pyr-lesson-k, 7.84))), 82px); }}",
@@ -96,20 +138,13 @@ def _sheet() -> str:
             f".pyr-lesson-from-{first}.pyr-lesson-no-piles .pyr-board {{ "
             f"--pyr-lesson-k: {_height_factor(rows, False)}; }}"
         )
+    rules += _feedback_rules([""], light)
+    rules += _feedback_rules(list(_DARK_ROOTS), dark)
+    rules += _feedback_rules(list(_SHADOW_DARK_ROOTS), dark)  # alone: see _SHADOW_DARK_ROOTS
+    rules.append(
+        f"@media (prefers-color-scheme: dark) {{ {' '.join(_feedback_rules([_NO_SIGNAL], dark))} }}"
+    )
     rules += [
-        ".pyr-lesson-feedback p.pyr-lesson-says:not(:empty) { padding: 4px 10px; "
-        f"border-radius: 6px; background: {light['background']}; color: {light['info']}; }}",
-        *(
-            f'.pyr-lesson-feedback p.pyr-lesson-says[data-kind="{kind}"] {{ color: {light[kind]}; }}'
-            for kind in ("success", "mistake")
-        ),
-        f"{dark_root} .pyr-lesson-feedback p.pyr-lesson-says:not(:empty) {{ "
-        f"background: {dark['background']}; color: {dark['info']}; }}",
-        *(
-            f'{dark_root} .pyr-lesson-feedback p.pyr-lesson-says[data-kind="{kind}"] '
-            f"{{ color: {dark[kind]}; }}"
-            for kind in ("success", "mistake")
-        ),
         ".pyr-lesson-course { font-size: 90%; opacity: 0.85; }",
         # The board's own message line says it in one line (the full text is in the feedback
         # line below the board), so a long explanation never covers the top cards.

@@ -1,13 +1,25 @@
 """``LessonWidget``: a lesson on the live board, with progress, feedback and "Show me".
 
-An ipywidgets composition around a :class:`~pyramid_widget.widget.PyramidWidget`, driven by
-a :class:`~pyramid_widget.lessons.runner.LessonRunner`: a header ("Lesson 2 of 6 · Step 3 of
-6", the learner's progress through the course), a lesson picker, the step's prompt, the board,
-a feedback line and the buttons *Show me*, *Restart step*, *Restart lesson*, *Previous* and
-*Next*. The board is sized to the rows the step uses and shows only the piles and counters
-the step is about (the lesson board's stylesheet, :mod:`pyramid_widget.lessons.style`). The learner plays on the board by clicking; every
-move goes through the runner (the board's ``move_filter``) before it is applied, so a wrong
-try is explained and leaves the position as it was.
+The whole lesson is one anywidget model, the :class:`LessonBoard` (a
+:class:`~pyramid_widget.widget.PyramidWidget`), so it renders and plays wherever anywidget
+does: JupyterLab, Notebook 7, Voilà, marimo (which refuses ipywidgets containers), VS Code and
+Colab. Around the board the page draws the board's ``panel`` trait, plain data that
+:class:`LessonWidget` keeps up to date from a :class:`~pyramid_widget.lessons.runner.LessonRunner`:
+a header ("Lesson 2 of 6 · Step 3 of 6", the dots of the lesson's steps, the learner's
+progress through the course), a lesson picker, the step's prompt, a feedback line and the
+buttons *Show me*, *Restart step*, *Restart lesson*, *Previous* and *Next*. Every text reaches
+the page as text, never as markup. A press on a button or the picker comes back as a
+``"panel"`` intent, checked by the board like every other intent. The board is sized to the
+rows the step uses and shows only the piles and counters the step is about (the root's CSS
+classes in the panel, read by the lesson stylesheet, :mod:`pyramid_widget.lessons.style`).
+The learner plays on the board by clicking; every move goes through the runner (the board's
+``move_filter``) before it is applied, so a wrong try is explained and leaves the position
+as it was.
+
+:class:`LessonWidget` itself is a controller, not a widget: it shows its board (Jupyter,
+Voilà and Colab through ``_repr_mimebundle_``, marimo through ``_display_``). In marimo,
+``mo.ui.anywidget(lesson.board)`` also makes the lesson observable (its ``.value`` changes
+with every move and press).
 
 >>> from pyramid_widget.lessons.builtin import LESSONS
 >>> lw = LessonWidget(LESSONS, lesson=2, demo_pause=0)
@@ -22,17 +34,19 @@ pyramid_widget.errors.IllegalMoveError: cannot play 'AS+QH': QH is covered by 5C
 >>> _ = lw.board.play("5C", "8D")
 >>> lw.runner.solved, lw.feedback_kind
 (True, 'success')
+>>> [(b["label"], b["primary"]) for b in lw.board.panel["buttons"]][-1]
+('Next', True)
+>>> lw.board._on_msg(lw.board, {"kind": "panel", "action": "next"}, [])  # the page's Next
+>>> lw.board.panel["header"]["progress"], lw.board.panel["header"]["dots"]
+('Lesson 3 of 6 · Step 2 of 5', '●○○○○')
 """
 
 from __future__ import annotations
 
 import contextlib
-import html
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
-
-import ipywidgets as widgets  # type: ignore[import-untyped]
 
 from pyramid_widget.engine.cards import parse_card
 from pyramid_widget.engine.describe import describe_move
@@ -53,6 +67,17 @@ __all__ = ["LessonBoard", "LessonWidget"]
 LESSON_CONTROLS = ["help"]
 _MOVE_KINDS = ("pair", "king", "draw", "redeal", "cell")
 
+#: The panel's buttons, in the order shown: the action a press sends, and its label.
+BUTTONS = {
+    "show": "Show me",
+    "restart-step": "Restart step",
+    "restart": "Restart lesson",
+    "previous": "Previous",
+    "next": "Next",
+}
+#: What the dots in the header mean (their tooltip).
+DOTS_TITLE = "● done by you, ◐ shown by Show me, ○ to do"
+
 
 def _seconds(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -60,13 +85,6 @@ def _seconds(value: object) -> float:
     if not 0 <= value <= 5:
         raise ValueError(f"demo_pause must be 0..5 seconds, got {value!r}")
     return float(value)
-
-
-def _html(name: str, **kwargs: Any) -> Any:
-    """An HTML widget with the DOM class ``pyr-lesson-NAME`` (for styling and tests)."""
-    box = widgets.HTML(**kwargs)
-    box.add_class(f"pyr-lesson-{name}")
-    return box
 
 
 def _event_move(kind: str, text: str) -> Move:
@@ -87,7 +105,7 @@ class LessonBoard(PyramidWidget):
     _css = (STATIC / "widget.css").read_text(encoding="utf-8") + "\n" + STYLESHEET  # type: ignore[assignment]
 
 
-class LessonWidget(widgets.VBox):  # type: ignore[misc]
+class LessonWidget:
     """Lessons played on the live board.
 
     ``lessons``: one :class:`~pyramid_widget.lessons.model.Lesson`, a list of them, or ``None``
@@ -96,6 +114,9 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
     the learner's progress is kept (``None``: the default records file, ``False``: nowhere,
     or a :class:`~pyramid_widget.records.Records`); ``learner``: whose progress (``None``: the
     login name). Raises :class:`~pyramid_widget.errors.LessonError` for bad lessons.
+
+    The widget shown is :attr:`board` (one anywidget model: the board and the lesson's panel
+    around it); displaying the ``LessonWidget`` displays it, in every host.
     """
 
     def __init__(
@@ -118,6 +139,7 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         # No won/lost banner (it would offer a new game over the lesson; the lesson says what
         # happened in its own words) and the compact display: a hand-made position counts every
         # card it leaves out as discarded, so no discard pile, deal label, time or score.
+        #: The lesson's one widget: the board, with the lesson's panel (its ``panel`` trait).
         self.board = LessonBoard(
             self.runner.game.rules,
             records=False,
@@ -126,42 +148,28 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
             compact=True,
             move_filter=self._filter,
         )
-        self.header = _html("header", layout=widgets.Layout(flex="1 1 auto"))
-        self.picker = widgets.Dropdown(description="Lesson:", layout=widgets.Layout(width="280px"))
-        self.picker.add_class("pyr-lesson-picker")
-        self.prompt = _html("prompt")
-        self.feedback = _html("feedback")
-        self.buttons = self._make_buttons()
+        self.board.on_panel = self._on_press
         self.board.observe(self._on_event, names="last_event")
-        self.picker.observe(self._on_pick, names="value")
-        self._classes: list[str] = []
-        super().__init__(
-            [
-                widgets.HBox([self.header, self.picker]),
-                self.prompt,
-                self.board,
-                self.feedback,
-                widgets.HBox(list(self.buttons.values())),
-            ]
-        )
-        self.add_class("pyr-lesson")
         self._load_step("")
 
-    def _make_buttons(self) -> dict[str, Any]:
-        actions = {
-            "show": ("Show me", "play", self.show_me),
-            "restart-step": ("Restart step", "undo", self.restart_step),
-            "restart": ("Restart lesson", "refresh", self.restart_lesson),
-            "previous": ("Previous", "arrow-left", self.previous),
-            "next": ("Next", "arrow-right", self.next),
-        }
-        buttons = {}
-        for name, (label, icon, action) in actions.items():
-            button = widgets.Button(description=label, icon=icon)
-            button.add_class(f"pyr-lesson-{name}")
-            button.on_click(lambda _button, act=action: act())
-            buttons[name] = button
-        return buttons
+    # -- how hosts show it ----------------------------------------------------------------
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """Jupyter, Voilà, VS Code and Colab show the board (the live widget, and the static
+        SVG of the position where there is no widget manager)."""
+        return self.board._repr_mimebundle_(**kwargs)
+
+    def _display_(self) -> LessonBoard:
+        """marimo shows the board (an anywidget); wrap ``lesson.board`` in
+        ``mo.ui.anywidget`` to observe it too."""
+        return self.board
+
+    def __repr__(self) -> str:
+        return f"<LessonWidget: {self.runner.lesson.title!r}, {self.progress_text}>"
+
+    def close(self) -> None:
+        """Close the board (the widget on the page)."""
+        self.board.close()
 
     # -- what the learner sees ------------------------------------------------------------
 
@@ -176,32 +184,57 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         return self.runner.game
 
     def _render(self) -> None:
+        """Put what the lesson shows into the board's ``panel`` trait (plain data, drawn by
+        the page as text; see :data:`~pyramid_widget.widget.PANEL_FIELDS`)."""
         runner, lesson = self.runner, self.runner.lesson
         done = runner.lesson_done()
-        dots = "".join(self._dot(i) for i in range(len(lesson)))
-        state = ' · <span class="pyr-lesson-done">Lesson complete ✓</span>' if done else ""
-        self.header.value = (
-            f"<b>{html.escape(lesson.title)}</b> — "
-            f'<span class="pyr-lesson-progress">{html.escape(runner.progress_text)}</span> '
-            f'<span class="pyr-lesson-dots" title="● done by you, ◐ shown by Show me, '
-            f'○ to do">{dots}</span>{state}<br>'
-            f'<span class="pyr-lesson-course">{html.escape(self._course_line())}</span>'
-        )
         intro = lesson.intro if runner.step_index == 0 else ""
-        summary = lesson.summary if done else ""
-        parts = [f"<p><i>{html.escape(t)}</i></p>" for t in (intro,) if t]
-        parts.append(f"<p><b>{html.escape(runner.step.prompt)}</b></p>")
-        self.prompt.value = "".join(parts)
-        extra = f"<p><i>{html.escape(summary)}</i></p>" if summary else ""
-        self.feedback.value = (
-            f'<p class="pyr-lesson-says" data-kind="{self.feedback_kind}">'
-            f"{html.escape(self.feedback_text)}</p>{extra}"
+        prompt = [{"text": intro, "style": "intro"}] if intro else []
+        prompt.append({"text": runner.step.prompt, "style": "task"})
+        self.board.panel = {
+            "classes": ["pyr-lesson", *step_classes(runner.step)],
+            "header": {
+                "title": lesson.title,
+                "progress": runner.progress_text,
+                "dots": "".join(self._dot(i) for i in range(len(lesson))),
+                "dots_title": DOTS_TITLE,
+                "state": "Lesson complete ✓" if done else "",
+                "course": self._course_line(),
+            },
+            "picker": {
+                "label": "Lesson:",
+                "options": [
+                    f"{i + 1}. {item.title}" + (" ✓" if runner.lesson_done(i) else "")
+                    for i, item in enumerate(runner.lessons)
+                ],
+                "selected": runner.lesson_index,
+            },
+            "prompt": prompt,
+            "feedback": {
+                "text": self.feedback_text,
+                "kind": self.feedback_kind,
+                "summary": lesson.summary if done else "",
+            },
+            "buttons": self._buttons(),
+        }
+
+    def _buttons(self) -> list[dict[str, Any]]:
+        runner = self.runner
+        first = runner.lesson_index == 0 and runner.step_index == 0
+        last = (
+            runner.lesson_index == len(runner.lessons) - 1
+            and runner.step_index == len(runner.lesson) - 1
         )
-        self._update_picker()
-        self.buttons["previous"].disabled = runner.lesson_index == 0 and runner.step_index == 0
-        last = runner.lesson_index == len(runner.lessons) - 1
-        self.buttons["next"].disabled = last and runner.step_index == len(lesson) - 1
-        self.buttons["next"].button_style = "success" if runner.solved else ""
+        disabled = {"previous": first, "next": last}
+        return [
+            {
+                "action": action,
+                "label": label,
+                "disabled": disabled.get(action, False),
+                "primary": action == "next" and runner.solved,
+            }
+            for action, label in BUTTONS.items()
+        ]
 
     def _dot(self, step: int) -> str:
         key = (self.runner.lesson_index, step)
@@ -209,55 +242,34 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
 
     def _course_line(self) -> str:
         runner = self.runner
-        who = runner.progress.learner if runner.progress is not None else "you"
-        text = f"Course progress of {who}: {runner.course_text}."
-        problem = runner.progress.problem if runner.progress is not None else None
+        if runner.progress is None:
+            return f"Course progress (this session only, not saved): {runner.course_text}."
+        text = f"Course progress of {runner.progress.learner}: {runner.course_text}."
+        problem = runner.progress.problem
         return f"{text} {problem}" if problem else text
-
-    def _fit_board(self) -> None:
-        """Size the board to the step's rows and show only what the step uses (classes the
-        lesson stylesheet reads), with the board buttons the step teaches."""
-        step = self.runner.step
-        for name in self._classes:
-            self.remove_class(name)
-        self._classes = step_classes(step)
-        for name in self._classes:
-            self.add_class(name)
-        self.board.controls = [*LESSON_CONTROLS, *step.controls]
-
-    def _update_picker(self) -> None:
-        runner = self.runner
-        options = [
-            (f"{i + 1}. {lesson.title}" + (" ✓" if runner.lesson_done(i) else ""), i)
-            for i, lesson in enumerate(runner.lessons)
-        ]
-        self._loading = True
-        try:
-            if list(self.picker.options) != options:
-                self.picker.options = options
-            self.picker.value = runner.lesson_index
-        finally:
-            self._loading = False
 
     def _say(self, text: str, kind: str, *, on_board: bool = True) -> None:
         self.feedback_text, self.feedback_kind = text, kind
-        if on_board and text:
-            board_kind = {"success": "success", "mistake": "error"}.get(kind, "info")
-            self.board.show_message(text, board_kind)
-        self._render()
+        with self.board.hold_sync():  # the page gets the board's words and the panel at once
+            if on_board and text:
+                board_kind = {"success": "success", "mistake": "error"}.get(kind, "info")
+                self.board.show_message(text, board_kind)
+            self._render()
 
     # -- moving between steps -------------------------------------------------------------
 
     def _load_step(self, text: str) -> None:
-        """Show the runner's current step on the board (the runner has set it up)."""
-        self._loading = True
-        try:
-            self._fit_board()
-            self.board.load(self.runner.game)
-        finally:
-            self._loading = False
-        self._say(text, "info", on_board=False)
-        self.board.show_message(self.runner.step.prompt, "info")
+        """Show the runner's current step on the board (the runner has set it up), with the
+        board buttons the step teaches; the page gets the position and the panel at once."""
+        with self.board.hold_sync():
+            self._loading = True
+            try:
+                self.board.controls = [*LESSON_CONTROLS, *self.runner.step.controls]
+                self.board.load(self.runner.game)
+            finally:
+                self._loading = False
+            self._say(text, "info", on_board=False)
+            self.board.show_message(self.runner.step.prompt, "info")
 
     def jump(self, lesson: int, step: int = 0) -> None:
         """Open step ``step`` of lesson ``lesson`` (0-based); ``IndexError`` if none."""
@@ -340,9 +352,20 @@ class LessonWidget(widgets.VBox):  # type: ignore[misc]
         outcome = self.runner.judge(move, game)
         return None if outcome.kind == "ok" else outcome.message
 
-    def _on_pick(self, change: dict[str, Any]) -> None:
-        if not self._loading and isinstance(change["new"], int):
-            self.jump(change["new"])
+    def _on_press(self, action: str, index: int | None) -> None:
+        """A press in the panel (the board checked the panel offers it now)."""
+        if action == "pick":
+            if index is not None and index != self.runner.lesson_index:
+                self.jump(index)
+            return
+        actions: dict[str, Callable[[], None]] = {
+            "show": self.show_me,
+            "restart-step": self.restart_step,
+            "restart": self.restart_lesson,
+            "previous": self.previous,
+            "next": self.next,
+        }
+        actions[action]()
 
     def _on_event(self, change: dict[str, Any]) -> None:
         if self._loading:

@@ -28,6 +28,7 @@ import contextlib
 import logging
 import pathlib
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -57,7 +58,14 @@ from pyramid_widget.widget.board import board_state, how_to_play, why_unavailabl
 from pyramid_widget.widget.extras import Extras, RecordsUpdate
 from pyramid_widget.widget.intents import SOLVE_SPEEDS, FloodGuard, check_intent, clip, quote
 
-__all__ = ["CONTROLS", "MoveFilter", "PyramidWidget", "describe_move"]
+__all__ = [
+    "CONTROLS",
+    "PANEL_FIELDS",
+    "MoveFilter",
+    "PanelHandler",
+    "PyramidWidget",
+    "describe_move",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -67,6 +75,19 @@ MESSAGE_KINDS = ("info", "error", "success", "hint")
 
 #: ``(game, move) -> str | None``: called before a legal move is applied; a text refuses it.
 MoveFilter = Callable[[Game, Move], "str | None"]
+#: ``(action, index) -> None``: what a press in the :attr:`PyramidWidget.panel` does (the
+#: board has checked that the panel offers the action now; ``index`` only for ``"pick"``).
+PanelHandler = Callable[[str, "int | None"], None]
+
+#: The fields of the ``panel`` trait the page reads (every text is shown as text):
+#: ``classes`` (list of CSS class names for the board's root), ``header`` (``title``,
+#: ``progress``, ``dots``, ``dots_title``, ``state``, ``course``), ``picker`` (``label``,
+#: ``options``: a list of texts, ``selected``: an index), ``prompt`` (a list of
+#: ``{"text", "style": "intro" | "task"}``), ``feedback`` (``text``, ``kind``: info, success
+#: or mistake, ``summary``) and ``buttons`` (a list of ``{"action", "label", "disabled",
+#: "primary"}``).
+PANEL_FIELDS = ("classes", "header", "picker", "prompt", "feedback", "buttons")
+_CLASS_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,60}")
 
 
 #: The page's ES module and styles, shipped beside this module (no build step).
@@ -198,6 +219,13 @@ class PyramidWidget(anywidget.AnyWidget):
         help="dict: the card faces the page draws (pyramid_widget/engine/faces.json, the same "
         "data Game.svg() draws from). Set once; not meant to be changed.",
     ).tag(sync=True)
+    # -- a panel around the board (issue 17.4): what a lesson shows, in the widget's own model
+    panel = t.Dict(
+        help="dict: an optional panel the page draws around the board, as plain data (see "
+        ":data:`PANEL_FIELDS`): a header (title, progress, dots, state, course line), a "
+        "picker, prompt paragraphs, a feedback line and buttons; 'classes' go on the root. "
+        "Empty (the default): no panel. A press sends a 'panel' intent to :attr:`on_panel`."
+    ).tag(sync=True)
     page_seen = t.Int(
         0,
         help="int: the page writes back last_event['count'] once it has shown that event, so a "
@@ -239,6 +267,8 @@ class PyramidWidget(anywidget.AnyWidget):
         #: ``(game, move) -> str | None``, a plain attribute: called before a legal move is
         #: applied; a returned text refuses the move and is shown as the explanation.
         self.move_filter: MoveFilter | None = move_filter
+        #: ``(action, index) -> None``, a plain attribute: what a press in :attr:`panel` does.
+        self.on_panel: PanelHandler | None = None
         self._guard = FloodGuard()
         self._count = 0
         self._source: tuple[str, int | None] = ("python", None)
@@ -280,6 +310,21 @@ class PyramidWidget(anywidget.AnyWidget):
                 f"theme must be 'auto', 'light' or 'dark', got {proposal['value']!r}"
             )
         return str(proposal["value"])
+
+    @t.validate("panel")
+    def _check_panel(self, proposal: Any) -> dict[str, Any]:
+        value = dict(proposal["value"])
+        unknown = sorted(set(value) - set(PANEL_FIELDS))
+        if unknown:
+            raise t.TraitError(f"unknown panel field(s) {unknown}; choose from {PANEL_FIELDS}")
+        classes = value.get("classes", [])
+        if not isinstance(classes, list) or not all(
+            isinstance(c, str) and _CLASS_NAME.fullmatch(c) for c in classes
+        ):
+            raise t.TraitError(
+                f"panel classes must be a list of CSS class names, got {quote(classes)}"
+            )
+        return value
 
     # -- state ----------------------------------------------------------------------------
 
@@ -898,6 +943,31 @@ class PyramidWidget(anywidget.AnyWidget):
             self._winnable_in_background(intent.get("rules"))
         elif kind == "new":
             self.new_game(intent.get("rules"), intent.get("deal"))
+        elif kind == "panel":
+            self._press(intent["action"], intent.get("index"))
+
+    def _press(self, action: str, index: int | None) -> None:
+        """A press in the panel: only what the panel offers now (an enabled button, an option
+        of the picker) goes to :attr:`on_panel`; anything else is refused and changes nothing."""
+        panel = self.panel
+        if not panel or self.on_panel is None:
+            raise IntentError("this board has no panel to press")
+        if action == "pick":
+            options = (panel.get("picker") or {}).get("options") or []
+            if index is None or not 0 <= index < len(options):
+                raise IntentError(
+                    f"the picker has {len(options)} option(s); there is no option {index}"
+                )
+        else:
+            button = next(
+                (b for b in panel.get("buttons") or [] if b.get("action") == action), None
+            )
+            if button is None:
+                raise IntentError(f"the panel has no {quote(action)} button")
+            if button.get("disabled"):
+                label = str(button.get("label") or action)
+                raise IntentError(f"the {quote(label)} button is not available now")
+        self.on_panel(action, index)
 
     def _select(self, name: str) -> None:
         """The player touched a card that cannot be played: say why."""

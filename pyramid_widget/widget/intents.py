@@ -13,11 +13,22 @@ than a person can click.
 >>> check_intent({"kind": "jump"})
 Traceback (most recent call last):
 ...
-pyramid_widget.errors.IntentError: unknown message kind 'jump'; expected one of: cell, draw, hint, king, new, next-round, pair, pause, post-mortem, redeal, redo, restart, resume, select, solve, solve-speed, solve-step, solve-stop, stats, truth, undo, visibility
+pyramid_widget.errors.IntentError: unknown message kind 'jump'; expected one of: cell, draw, hint, king, new, next-round, pair, panel, pause, post-mortem, redeal, redo, restart, resume, select, solve, solve-speed, solve-step, solve-stop, stats, truth, undo, visibility
+
+A press in the panel around the board (a lesson's buttons and picker) is a ``"panel"``
+intent: an action name, and for ``"pick"`` the index of the option chosen.
+
+>>> check_intent({"kind": "panel", "action": "pick", "index": 2})["index"]
+2
+>>> check_intent({"kind": "panel", "action": "next", "index": 2})
+Traceback (most recent call last):
+...
+pyramid_widget.errors.IntentError: a 'panel' press of 'next' takes no 'index' (only 'pick' does)
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -143,6 +154,33 @@ def _speed(value: Any, field: str) -> str:
     return value
 
 
+#: The longest panel action name, and the most options a panel's picker may hold.
+ACTION_LIMIT = 30
+INDEX_LIMIT = 1000
+#: The panel action that chooses an option of the picker (it alone carries an ``index``).
+PICK = "pick"
+_ACTION = re.compile(rf"[a-z][a-z-]{{0,{ACTION_LIMIT - 1}}}")
+
+
+def _action(value: Any, field: str) -> str:
+    """A panel action: a short lower-case name like ``'next'`` or ``'restart-step'``."""
+    if not isinstance(value, str) or not _ACTION.fullmatch(value[: ACTION_LIMIT + 1]):
+        raise IntentError(
+            f"field {field!r} must be a panel action like 'next' or 'restart-step', "
+            f"got {quote(value)}"
+        )
+    return str(value)
+
+
+def _index(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < INDEX_LIMIT:
+        raise IntentError(
+            f"field {field!r} must be a whole number from 0 to {INDEX_LIMIT - 1}, "
+            f"got {quote(value)}"
+        )
+    return value
+
+
 Checker = Callable[[Any, str], Any]
 
 #: For each kind: its required fields and its optional fields, each with a checker.
@@ -169,6 +207,7 @@ SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
     "visibility": ({"hidden": _bool}, {}),
     "truth": ({"on": _bool}, {}),
     "stats": ({}, {}),
+    "panel": ({"action": _action}, {"index": _index}),
 }
 
 #: Fields any message may carry: a sequence number and the page's clock (for latency figures).
@@ -200,9 +239,20 @@ def check_intent(content: Any) -> dict[str, Any]:
         names = sorted(quote(name, 30) for name in extra)
         shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         raise IntentError(f"a {kind!r} message has unknown field(s): {shown}")
+    if kind == "panel":
+        _check_pick(out)
     seq = content.get("seq")
     out["seq"] = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
     return out
+
+
+def _check_pick(intent: dict[str, Any]) -> None:
+    """A ``"pick"`` press names the option chosen; no other panel press names one."""
+    action = intent["action"]
+    if action == PICK and "index" not in intent:
+        raise IntentError("a 'panel' press of 'pick' needs the field 'index'")
+    if action != PICK and "index" in intent:
+        raise IntentError(f"a 'panel' press of {action!r} takes no 'index' (only 'pick' does)")
 
 
 class FloodGuard:

@@ -3,6 +3,7 @@ lesson widget driven with the page's own messages)."""
 
 from __future__ import annotations
 
+import json
 import re
 from itertools import combinations
 from pathlib import Path
@@ -31,6 +32,7 @@ from pyramid_widget.lessons.style import FEEDBACK_COLOURS, STYLESHEET, contrast,
 from pyramid_widget.lessons.widget import LessonWidget
 from pyramid_widget.records import Records
 from pyramid_widget.solver import solve
+from tests.lessons.panel import button, header, press
 
 
 def click(lw: LessonWidget, **intent: Any) -> None:
@@ -110,20 +112,26 @@ def test_empty_stock_text_in_the_first_lessons(lesson: int) -> None:
 # -- 4, 6. the board shows the rows, piles and counters the step uses --------------------------
 
 
+def classes(lw: LessonWidget) -> list[str]:
+    """The CSS classes the page puts on the lesson's root (the panel's ``classes``)."""
+    return list(lw.board.panel["classes"])
+
+
 def test_board_classes_follow_the_step() -> None:
     lw = widget(0, 0)
-    assert "pyr-lesson-from-7" in lw._dom_classes and "pyr-lesson-no-piles" in lw._dom_classes
+    assert "pyr-lesson-from-7" in classes(lw) and "pyr-lesson-no-piles" in classes(lw)
+    assert classes(lw)[0] == "pyr-lesson"
     lw.jump(2, 4)  # rows 5-7
-    assert "pyr-lesson-from-5" in lw._dom_classes and "pyr-lesson-from-7" not in lw._dom_classes
+    assert "pyr-lesson-from-5" in classes(lw) and "pyr-lesson-from-7" not in classes(lw)
     lw.jump(4, 0)  # a draw: the stock shows, redeals do not yet
-    classes = set(lw._dom_classes)
-    assert "pyr-lesson-no-piles" not in classes and "pyr-lesson-no-redeals" in classes
+    now = set(classes(lw))
+    assert "pyr-lesson-no-piles" not in now and "pyr-lesson-no-redeals" in now
     lw.jump(4, 2)  # the redeal step: the counter shows
-    assert "pyr-lesson-no-redeals" not in lw._dom_classes
+    assert "pyr-lesson-no-redeals" not in classes(lw)
     lw.jump(0, 5)  # cheops: no "Redeals left 0"
-    assert "pyr-lesson-no-redeals" in lw._dom_classes
+    assert "pyr-lesson-no-redeals" in classes(lw)
     lw.jump(5, 3)  # the whole game under hard: one pass, no redeal counter
-    assert "pyr-lesson-no-redeals" in lw._dom_classes
+    assert "pyr-lesson-no-redeals" in classes(lw)
     for i, lesson in enumerate(LESSONS[:3]):
         for step in lesson.steps:
             assert "pyr-lesson-no-piles" in step_classes(step), (i, step.prompt)
@@ -132,7 +140,7 @@ def test_board_classes_follow_the_step() -> None:
 def test_one_restart_per_scope_and_the_controls_a_step_teaches() -> None:
     lw = widget(0, 0)
     assert lw.board.controls == ["help"]  # no board "Restart" beside the lesson's
-    labels = [b.description for b in lw.buttons.values()]
+    labels = [b["label"] for b in lw.board.panel["buttons"]]
     assert labels.count("Restart step") == 1 and labels.count("Restart lesson") == 1
     assert "Restart" not in labels
     lw.jump(5, 1)
@@ -143,14 +151,17 @@ def test_one_restart_per_scope_and_the_controls_a_step_teaches() -> None:
     assert (
         lw.runner.solved and lw.feedback_kind == "success" and "Undo takes back" in lw.feedback_text
     )
-    lw.buttons["restart-step"].click()
+    assert button(lw, "next")["primary"]
+    press(lw, "restart-step")
     assert lw.board.game.moves == 0 and not lw.runner.solved
+    assert not button(lw, "next")["primary"]
 
 
 def test_the_stylesheet_comes_with_the_lesson_board() -> None:
     lw = widget(0, 0)
     assert STYLESHEET in lw.board._css and ".pyr-board {" in lw.board._css
-    assert all("<style" not in str(getattr(c, "value", "")) for c in lw.children)
+    # the lesson's panel is data for the page, with no markup (and no <style>) in it
+    assert "<" not in json.dumps(lw.board.panel, ensure_ascii=False)
 
 
 def test_the_stylesheet_sizes_every_row_count() -> None:
@@ -167,7 +178,7 @@ def test_show_me_marks_shown_and_finishing_needs_every_step() -> None:
     lw = widget(1, 0)
     lw.show_me()
     assert (1, 0) in lw.runner.shown and (1, 0) not in lw.runner.completed
-    assert "◐○○○" in lw.header.value and "Restart step" in lw.feedback_text
+    assert "◐○○○" in header(lw) and "Restart step" in lw.feedback_text
     lw.jump(1, 3)  # jump to the last step and do it: the lesson is not finished
     outcome = lw.play("KH+QC")
     assert outcome.kind == "success" and not outcome.lesson_done
@@ -178,7 +189,7 @@ def test_show_me_marks_shown_and_finishing_needs_every_step() -> None:
             lw.play(move)
     lw.jump(1, 3)
     assert "finished the lesson" in lw.play("KH+QC").message
-    assert "Lesson complete ✓" in lw.header.value
+    assert "Lesson complete ✓" in header(lw)
 
 
 def test_end_of_course_points_to_play() -> None:
@@ -200,7 +211,7 @@ def test_progress_persists_per_learner(tmp_path: Path) -> None:
     first.show_me()
     again = LessonWidget(lesson=3, demo_pause=0, records=Records(path), learner="ada")  # new kernel
     assert again.runner.completed == {(0, 0)} and again.runner.shown == {(1, 0)}
-    assert "Course progress of ada: 1 of" in again.header.value
+    assert "Course progress of ada: 1 of" in header(again)
     other = LessonWidget(demo_pause=0, records=Records(path), learner="bob")
     assert other.runner.completed == set() and other.runner.shown == set()
     assert LessonProgress(Records(path), "ada").load()[("Pairs to 13", 0)] == "done"
@@ -295,8 +306,9 @@ def test_feedback_contrast_is_aa(theme: str) -> None:
         assert colours[kind] in STYLESHEET
     lw = widget(0, 0)
     lw.play("5H+9D")
-    assert 'class="pyr-lesson-says" data-kind="mistake"' in lw.feedback.value
-    assert "style=" not in lw.feedback.value  # the colours come from the stylesheet only
+    assert lw.board.panel["feedback"]["kind"] == "mistake"
+    # the colours come from the stylesheet only: the panel names a kind, never a colour
+    assert not any(colour in json.dumps(lw.board.panel) for colour in colours.values())
 
 
 def test_the_old_feedback_colours_fail_in_dark() -> None:

@@ -1,4 +1,5 @@
-"""LessonWidget on the Python side: page messages as the board's frontend sends them."""
+"""LessonWidget on the Python side: page messages as the board's frontend sends them, and the
+lesson's panel (the board's ``panel`` trait) as the page draws it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Any
 import pytest
 
 from pyramid_widget.lessons.builtin import LESSONS, Lesson, Step, at
-from pyramid_widget.lessons.widget import LESSON_CONTROLS, LessonWidget
+from pyramid_widget.lessons.widget import BUTTONS, LESSON_CONTROLS, LessonWidget
+from tests.lessons.panel import button, feedback, header, options, press, prompt
 
 
 def click(lw: LessonWidget, **intent: Any) -> None:
@@ -22,15 +24,19 @@ def position(lw: LessonWidget) -> tuple[Any, ...]:
 
 def test_layout_progress_and_prompt() -> None:
     lw = LessonWidget(records=False)
-    assert "Lesson 1 of 6 · Step 1 of 6" in lw.header.value
-    assert "Pairs to 13" in lw.header.value
-    assert "Which card pairs with this Five?" in lw.prompt.value
-    assert "Ace = 1, Jack = 11, Queen = 12, King = 13" in lw.prompt.value  # the intro
+    assert "Lesson 1 of 6 · Step 1 of 6" in header(lw)
+    assert "Pairs to 13" in header(lw)
+    assert "Which card pairs with this Five?" in prompt(lw)
+    assert "Ace = 1, Jack = 11, Queen = 12, King = 13" in prompt(lw)  # the intro
+    assert [p["style"] for p in lw.board.panel["prompt"]] == ["intro", "task"]
     assert lw.board.controls == LESSON_CONTROLS
     assert lw.board.game is lw.runner.game
     assert lw.board.message == LESSONS[0].steps[0].prompt
-    assert lw.buttons["previous"].disabled and not lw.buttons["next"].disabled
-    assert lw.picker.options[0][0] == "1. Pairs to 13"
+    assert button(lw, "previous")["disabled"] and not button(lw, "next")["disabled"]
+    assert options(lw)[0] == "1. Pairs to 13" and lw.board.panel["picker"]["selected"] == 0
+    assert [b["label"] for b in lw.board.panel["buttons"]] == list(BUTTONS.values())
+    # no records: the course line says the progress is for this session only
+    assert "Course progress (this session only, not saved): 0 of 32 steps" in header(lw)
 
 
 def test_wrong_click_explained_then_right_click_moves_on() -> None:
@@ -38,18 +44,20 @@ def test_wrong_click_explained_then_right_click_moves_on() -> None:
     before = position(lw)
     click(lw, kind="pair", cards=["5H", "9D"], seq=1)
     assert lw.feedback_kind == "mistake"
-    assert "5 + 9 = 14, one too many" in lw.feedback.value
+    assert "5 + 9 = 14, one too many" in feedback(lw)
+    assert lw.board.panel["feedback"]["kind"] == "mistake"
     assert lw.board.message.startswith("5 + 9 = 14, one too many")
     assert position(lw) == before
     click(lw, kind="pair", cards=["5H", "8C"], seq=2)
     assert lw.feedback_kind == "success" and lw.runner.solved
-    assert "5 + 8 = 13" in lw.feedback.value
-    assert lw.buttons["next"].button_style == "success"
-    assert "●○○○○○" in lw.header.value
+    assert "5 + 8 = 13" in feedback(lw)
+    assert button(lw, "next")["primary"] and not button(lw, "show")["primary"]
+    assert "●○○○○○" in header(lw)
     click(lw, kind="draw", seq=3)  # the step is done: nothing more happens on this board
     assert "press Next" in lw.feedback_text
-    lw.buttons["next"].click()
-    assert "Step 2 of 6" in lw.header.value and lw.feedback_text == ""
+    assert press(lw, "next")["kind"] == "new"  # the page's Next: the next step is loaded
+    assert "Step 2 of 6" in header(lw) and lw.feedback_text == ""
+    assert not button(lw, "next")["primary"] and feedback(lw) == ""
 
 
 def test_touching_a_covered_card_explains_it() -> None:
@@ -65,18 +73,18 @@ def test_show_me_plays_the_step_and_lesson_complete() -> None:
     lw = LessonWidget(records=False, lesson=1, demo_pause=0)
     for step in range(len(LESSONS[1])):
         lw.jump(1, step)
-        lw.buttons["show"].click()
+        press(lw, "show")
         assert lw.runner.solved, step
         assert lw.feedback_text.startswith("Here is how:")
     # Show me marks steps shown (◐), not done: the lesson is not complete (issue 16.7)
-    assert "◐◐◐◐" in lw.header.value and "Lesson complete" not in lw.header.value
+    assert "◐◐◐◐" in header(lw) and "Lesson complete" not in header(lw)
     for step in range(len(LESSONS[1])):
         lw.jump(1, step)
         for move in LESSONS[1].steps[step].demo:
             lw.play(move)
-    assert "Lesson complete ✓" in lw.header.value and "●●●●" in lw.header.value
-    assert LESSONS[1].summary in lw.feedback.value
-    assert lw.picker.options[1][0].endswith("✓")
+    assert "Lesson complete ✓" in header(lw) and "●●●●" in header(lw)
+    assert LESSONS[1].summary in feedback(lw)
+    assert options(lw)[1].endswith("✓") and not options(lw)[0].endswith("✓")
 
 
 def test_restart_lesson_previous_and_picker() -> None:
@@ -84,13 +92,14 @@ def test_restart_lesson_previous_and_picker() -> None:
     lw.next()
     lw.next()
     assert lw.progress_text == "Lesson 1 of 6 · Step 3 of 6"
-    lw.buttons["previous"].click()
+    press(lw, "previous")
     assert lw.progress_text == "Lesson 1 of 6 · Step 2 of 6"
-    lw.buttons["restart"].click()
+    press(lw, "restart")
     assert lw.progress_text == "Lesson 1 of 6 · Step 1 of 6"
-    assert lw.feedback_text == "Lesson restarted."
-    lw.picker.value = 4
+    assert lw.feedback_text == "Lesson restarted." and feedback(lw) == "Lesson restarted."
+    press(lw, "pick", 4)
     assert lw.progress_text == "Lesson 5 of 6 · Step 1 of 7"
+    assert lw.board.panel["picker"]["selected"] == 4
     assert lw.board.game.rules.name == "medium" and lw.board.game.stock
 
 
@@ -143,12 +152,12 @@ def test_a_teachers_lesson_in_the_widget() -> None:
         ],
     )
     lw = LessonWidget(mine, records=False)
-    assert "Lesson 1 of 1 · Step 1 of 1" in lw.header.value
+    assert "Lesson 1 of 1 · Step 1 of 1" in header(lw)
     assert lw.play("TH+4D").message == "10 + 4 = 14: one too many."
     outcome = lw.play("3S+TH")
     assert outcome.kind == "success" and outcome.lesson_done
-    assert "Lesson complete" in lw.header.value
-    assert lw.buttons["next"].disabled
+    assert "Lesson complete" in header(lw)
+    assert button(lw, "next")["disabled"] and button(lw, "previous")["disabled"]
 
 
 def test_bad_arguments() -> None:
@@ -177,3 +186,74 @@ def test_show_me_pauses_before_each_move(monkeypatch: pytest.MonkeyPatch) -> Non
     assert slept == [0.25, 0.25, 0.25] and lw.runner.solved
     with pytest.raises(ValueError, match=r"0\.\.5 seconds"):
         LessonWidget(records=False, demo_pause=-1)
+
+
+# -- the panel: every press checked, a refused one changes nothing; text stays text --------------
+
+
+def test_a_press_the_panel_does_not_offer_is_refused_and_changes_nothing() -> None:
+    lw = LessonWidget(records=False)
+    before = (lw.progress_text, dict(lw.board.panel), position(lw))
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"action": "previous"}, "The 'Previous' button is not available now."),
+        ({"action": "teleport"}, "The panel has no 'teleport' button."),
+        ({"action": "pick", "index": 6}, "The picker has 6 option(s); there is no option 6."),
+        ({"action": "pick"}, "needs the field 'index'"),
+        ({"action": "next", "index": 1}, "takes no 'index'"),
+        ({"action": "Next"}, "must be a panel action"),
+        ({"action": "<b>x</b>"}, "must be a panel action"),
+        ({"action": "pick", "index": -1}, "must be a whole number"),
+        ({"action": "pick", "index": True}, "must be a whole number"),
+        ({"action": "next", "extra": 1}, "unknown field(s): 'extra'"),
+    ]
+    for content, words in cases:
+        click(lw, kind="panel", **content)
+        event = lw.board.last_event
+        assert event["kind"] == "panel" and event["ok"] is False, content
+        assert words in lw.board.message and lw.board.message_kind == "error", lw.board.message
+        assert (lw.progress_text, dict(lw.board.panel), position(lw)) == before, content
+    click(lw, kind="panel", action="pick", index=0)  # the lesson already open: nothing to do
+    assert lw.progress_text == before[0]
+
+
+def test_the_panel_is_plain_text_data() -> None:
+    """A hostile title or prompt goes into the panel as it is (the page sets it as text), and
+    the panel's CSS classes are only the lesson's own class names."""
+    hostile = '<img src=x onerror="window.__pwned=1">'
+    mine = Lesson(
+        hostile,
+        [Step(f"Pair <b>it</b> {hostile}", {at(7, 1): "TH", at(7, 3): "3S"}, accept=["TH+3S"])],
+        intro="<script>alert(1)</script>",
+    )
+    lw = LessonWidget(mine, records=False)
+    assert lw.board.panel["header"]["title"] == hostile
+    assert prompt(lw) == f"<script>alert(1)</script>\nPair <b>it</b> {hostile}"
+    assert options(lw) == [f"1. {hostile}"]
+    assert all(c.startswith("pyr-lesson") for c in lw.board.panel["classes"])
+    import traitlets
+
+    with pytest.raises(traitlets.TraitError, match="CSS class names"):
+        lw.board.panel = {**lw.board.panel, "classes": ['x" onload="']}
+    with pytest.raises(traitlets.TraitError, match="unknown panel field"):
+        lw.board.panel = {"html": "<b>"}
+
+
+def test_a_board_without_a_panel_refuses_panel_presses() -> None:
+    from pyramid_widget.widget import PyramidWidget
+
+    w = PyramidWidget("medium", deal=7, records=False)
+    w._on_msg(w, {"kind": "panel", "action": "next"}, [])
+    assert w.last_event["ok"] is False and w.message == "This board has no panel to press."
+    assert w.panel == {} and w.moves == 0
+
+
+def test_hosts_show_the_board() -> None:
+    """Jupyter, Voila and Colab get the board's mimebundle (the live widget and the SVG
+    picture); marimo's display protocol gets the board itself, an anywidget."""
+    lw = LessonWidget(records=False)
+    data, _metadata = lw._repr_mimebundle_()
+    view = data["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == lw.board.model_id
+    assert data["image/svg+xml"].startswith("<svg") and "5H" in data["image/svg+xml"]
+    assert lw._display_() is lw.board
+    assert repr(lw) == "<LessonWidget: 'Pairs to 13', Lesson 1 of 6 · Step 1 of 6>"

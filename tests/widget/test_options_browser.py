@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from pyramid_widget import Game
+from pyramid_widget.lessons.builtin import Lesson, Step, at
 from pyramid_widget.lessons.widget import LessonWidget
 from pyramid_widget.widget import PyramidWidget
 from tests.support.browser import StaticServer, bridge, open_harness, push, screenshot
@@ -214,3 +216,128 @@ def test_lesson_board_is_clean_in_the_harness(page: Any, static_server: StaticSe
     expect(page.locator(".pyr-message")).to_have_text("New deal is not available here.")
     expect(page.locator(".pyr-panel")).to_be_hidden()
     assert "new" not in sent_kinds(page)
+
+
+# -- the lesson's panel: one model, drawn around the board (issue 17.4) -----------------------
+
+LESSON_PARTS = (".pyr-lesson-header", ".pyr-lesson-prompt", ".pyr-lesson-buttons")
+
+
+def lesson_page(page: Any, server: StaticServer, lw: LessonWidget) -> Any:
+    """The lesson board in the harness, with the stylesheet anywidget gives it in a host (the
+    board's own and the lesson's: the step's fit, the feedback colours)."""
+    show(page, server, lw.board)
+    page.add_style_tag(content=lw.board._css)
+    root = page.locator(".pyr-root.pyr-lesson")
+    expect(root).to_have_count(1)
+    return root
+
+
+def test_the_lesson_panel_is_drawn_and_pressed(page: Any, static_server: StaticServer) -> None:
+    """Header, picker, prompt, feedback and buttons come from the board's ``panel``; a wrong
+    pair is explained in the feedback line, the right one turns Next primary, and Next goes to
+    Python and back (the page then shows step 2)."""
+    lw = LessonWidget(demo_pause=0, records=False)
+    root = lesson_page(page, static_server, lw)
+    for part in LESSON_PARTS:
+        expect(root.locator(part)).to_be_visible()
+    expect(root.locator(".pyr-lesson-feedback .pyr-lesson-says")).to_have_text("")  # nothing yet
+    expect(root.locator(".pyr-lesson-progress")).to_have_text("Lesson 1 of 6 · Step 1 of 6")
+    expect(root.locator(".pyr-lesson-dots")).to_have_text("○○○○○○")
+    expect(root.locator(".pyr-lesson-prompt")).to_contain_text("Which card pairs with this Five?")
+    expect(root).to_have_class(re.compile(r"\bpyr-lesson-from-7\b.*\bpyr-lesson-no-piles\b"))
+    buttons = root.locator(".pyr-lesson-buttons button")
+    expect(buttons).to_have_text(["Show me", "Restart step", "Restart lesson", "Previous", "Next"])
+    expect(root.locator(".pyr-lesson-previous")).to_be_disabled()
+    expect(root.locator(".pyr-lesson-picker select option")).to_have_count(6)
+    card(page, "5H").click()
+    card(page, "9D").click()
+    says = root.locator(".pyr-lesson-says")
+    expect(says).to_have_attribute("data-kind", "mistake")
+    expect(says).to_contain_text("5 + 9 = 14, one too many")
+    card(page, "5H").click()
+    card(page, "8C").click()
+    expect(says).to_have_attribute("data-kind", "success")
+    expect(root.locator(".pyr-lesson-next")).to_have_class(re.compile(r"\bpyr-primary\b"))
+    expect(root.locator(".pyr-lesson-dots")).to_have_text("●○○○○○")
+    screenshot(page.locator(".view"), "harness-lesson-panel-solved")
+    root.locator(".pyr-lesson-next").click()
+    expect(root.locator(".pyr-lesson-progress")).to_have_text("Lesson 1 of 6 · Step 2 of 6")
+    expect(root.locator(".pyr-lesson-next")).not_to_have_class(re.compile(r"\bpyr-primary\b"))
+    assert lw.progress_text == "Lesson 1 of 6 · Step 2 of 6"
+    root.locator(".pyr-lesson-picker select").select_option(label="3. Covered cards")
+    expect(root.locator(".pyr-lesson-progress")).to_have_text("Lesson 3 of 6 · Step 1 of 5")
+    expect(root).to_have_class(re.compile(r"\bpyr-lesson-from-6\b"))  # the old class is gone
+    expect(root).not_to_have_class(re.compile(r"\bpyr-lesson-from-7\b"))
+    root.locator(".pyr-lesson-show").click()
+    expect(says).to_contain_text("Here is how: pair the 5 of clubs with the 8 of diamonds")
+    expect(root.locator(".pyr-lesson-dots")).to_have_text("◐○○○○")
+    assert (2, 0) in lw.runner.shown
+    kinds = [
+        m.get("action") for m in page.evaluate("window.harness.sent()") if m["kind"] == "panel"
+    ]
+    assert kinds == ["next", "pick", "show"]
+
+
+def test_lesson_text_reaches_the_page_as_text(page: Any, static_server: StaticServer) -> None:
+    hostile = '<img src=x onerror="window.__pwned=1">'
+    mine = Lesson(
+        hostile,
+        [Step(f"Pair <b>it</b> {hostile}", {at(7, 1): "TH", at(7, 3): "3S"}, accept=["TH+3S"])],
+        intro="<script>window.__pwned=2</script>",
+        summary=f"<i>done</i> {hostile}",
+    )
+    lw = LessonWidget(mine, demo_pause=0, records=False)
+    root = lesson_page(page, static_server, lw)
+    expect(root.locator(".pyr-lesson-title")).to_have_text(hostile)
+    expect(root.locator(".pyr-lesson-prompt")).to_contain_text(f"Pair <b>it</b> {hostile}")
+    expect(root.locator(".pyr-lesson-prompt")).to_contain_text("<script>window.__pwned=2</script>")
+    expect(root.locator(".pyr-lesson-picker option")).to_have_text([f"1. {hostile}"])
+    card(page, "TH").click()
+    card(page, "3S").click()
+    expect(root.locator(".pyr-lesson-feedback")).to_contain_text(f"<i>done</i> {hostile}")
+    expect(root.locator("img, script, .pyr-lesson-top b b, .pyr-lesson-bottom i i")).to_have_count(
+        0
+    )
+    assert page.evaluate("window.__pwned") is None
+
+
+def test_the_panel_works_by_keyboard_and_keeps_its_keys(
+    page: Any, static_server: StaticServer
+) -> None:
+    """The panel's buttons and picker are reached with Tab and work with Enter, Space and the
+    arrows; no key pressed in them reaches a listener of the host page (not even one in the
+    capture phase on ``document``, as Notebook 7 has), and a button pressed from the keyboard
+    that turns disabled hands the focus to its neighbour, not to the page."""
+    lw = LessonWidget(demo_pause=0, records=False)
+    root = lesson_page(page, static_server, lw)
+    page.evaluate(  # Tab leaves on purpose (to move on from the board); every other key stays
+        "() => { window.__leaked = []; document.addEventListener('keydown',"
+        " e => e.key === 'Tab' || window.__leaked.push(e.key), true); }"
+    )
+    focused = "() => document.activeElement && document.activeElement.className"
+    root.locator(".pyr-lesson-restart").focus()
+    page.keyboard.press("Tab")  # Previous is disabled: Tab goes on to Next
+    assert "pyr-lesson-next" in page.evaluate(focused)
+    page.keyboard.press("Enter")
+    expect(root.locator(".pyr-lesson-progress")).to_have_text("Lesson 1 of 6 · Step 2 of 6")
+    assert "pyr-lesson-next" in page.evaluate(focused)  # the button stays, and keeps the focus
+    page.keyboard.press("Shift+Tab")
+    assert "pyr-lesson-previous" in page.evaluate(focused)
+    page.keyboard.press(" ")  # Previous, back on step 1, where it is disabled
+    expect(root.locator(".pyr-lesson-progress")).to_have_text("Lesson 1 of 6 · Step 1 of 6")
+    expect(root.locator(".pyr-lesson-previous")).to_be_disabled()
+    assert "pyr-lesson-next" in page.evaluate(focused)  # handed on, still in the lesson
+    root.locator(".pyr-lesson-show").focus()
+    page.keyboard.press("Enter")
+    expect(root.locator(".pyr-lesson-says")).to_contain_text("Here is how:")
+    for key in ["d", "d", "a", "b", "m", "x", "z", "0", "0", "Shift+M"]:  # Notebook 7's keys
+        page.keyboard.press(key)
+    select = root.locator(".pyr-lesson-picker select")
+    select.focus()
+    for key in ["d", "d", "m", "0", "0"]:
+        page.keyboard.press(key)
+    page.keyboard.press("ArrowDown")  # the picker's own arrows still choose a lesson
+    expect(root.locator(".pyr-lesson-progress")).to_have_text("Lesson 2 of 6 · Step 1 of 4")
+    assert page.evaluate("window.__leaked") == []
+    assert lw.progress_text == "Lesson 2 of 6 · Step 1 of 4"

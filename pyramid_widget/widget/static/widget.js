@@ -94,6 +94,13 @@ const VIEW_TRAITS = ["board", "status", "highlight", "paused", "controls", "them
 // Solve speeds (seconds between the solver's moves; "step": one move per click on Next move).
 const SPEEDS = [["slow", "Slow", 1000], ["normal", "Normal", 420], ["fast", "Fast", 120], ["step", "Step by step", 0]];
 const moveWord = (n) => `${n} ${n === 1 ? "move" : "moves"}`;
+// The panel around the board (the `panel` trait): what its data may name. Anything else is
+// left out (a feedback kind outside the list is "info"; a class or action of other
+// characters is dropped), so no trait text becomes a class name, a selector or markup.
+const FEEDBACK_KINDS = new Set(["info", "success", "mistake"]);
+const PANEL_ACTION = /^[a-z][a-z-]{0,29}$/;
+const CLASS_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,60}$/;
+const asText = (v) => (v === undefined || v === null ? "" : String(v));
 
 /** Return one suit symbol as SVG markup placed in the box (x, y, size), upside down if asked. */
 function pip(suit, cx, cy, size, flip = false) {
@@ -163,6 +170,7 @@ class PyramidView {
     this.build();
     this.listen();
     this.renderAll();
+    this.renderHostPanel();
   }
 
   get board() { return this.model.get("board") || {}; }
@@ -226,8 +234,11 @@ class PyramidView {
       if (!e.target.closest(".pyr-card, .pyr-slot-face, button, select, input, .pyr-banner-box")) this.select(null);
     });
     this.panel = h("div.pyr-panel", { hidden: true });
+    // The host's panel (a lesson) sits above and below the board inside the same root, so
+    // the root's key guard (captureKeys, keyDown) covers its buttons and picker as well.
+    this.buildHostPanel();
     this.root = h("div.pyr-root", { "data-lm-suppress-shortcuts": "true" },
-      this.toolbar, this.panel, this.status, this.felt, this.live);
+      this.hostTop, this.toolbar, this.panel, this.status, this.felt, this.hostBottom, this.live);
     this.el.append(this.root);
   }
 
@@ -242,6 +253,8 @@ class PyramidView {
     m.on("change:message_kind", this.onMessage);
     this.onEvent = () => this.renderEvent();
     m.on("change:last_event", this.onEvent);
+    this.onHostPanel = () => this.renderHostPanel();
+    m.on("change:panel", this.onHostPanel);
     this.root.addEventListener("pointerdown", (e) => this.pointerDown(e));
     this.root.addEventListener("keydown", (e) => { if (e !== this.captured) this.keyDown(e); });
     this.captureKeys();
@@ -264,6 +277,7 @@ class PyramidView {
     m.off("change:message", this.onMessage);
     m.off("change:message_kind", this.onMessage);
     m.off("change:last_event", this.onEvent);
+    m.off("change:panel", this.onHostPanel);
     clearInterval(this.clock);
     for (const t of this.timers) clearTimeout(t);
     this.endPress();
@@ -575,6 +589,7 @@ class PyramidView {
   /** A refused move shakes the cards it named; the words come with the `message` trait. */
   renderEvent() {
     const ev = this.model.get("last_event") || {};
+    if (ev.kind === "panel") this.renderHostPanel(); // a refused pick: the picker shows the lesson again
     if (this.msgHidden) { this.msgHidden = false; this.renderMessage(); }
     if (ev.kind === "new" && this.pendingNew !== undefined && ev.seq === this.pendingNew) this.newResult(ev);
     if (ev.ok !== false) return;
@@ -646,6 +661,119 @@ class PyramidView {
       detail, h("div.pyr-banner-buttons", {}, ...buttons)));
     this.banner.hidden = false;
     if (focusInside && buttons.length) buttons[0].focus({ preventScroll: true });
+  }
+
+  // ----- the host's panel around the board (the `panel` trait) ------------------------------
+  // A lesson's header, picker, prompt, feedback line and buttons, from plain data: every text
+  // is set as text (a lesson titled "<img src=x onerror=...>" shows those characters), kinds
+  // and actions are checked against the lists above. The elements stay across updates (the
+  // buttons keyed by action), so the focus stays on a button pressed from the keyboard.
+  buildHostPanel() {
+    this.pickerSelect = h("select", { "aria-label": "Lesson", onchange: () =>
+      this.send({ kind: "panel", action: "pick", index: this.pickerSelect.selectedIndex }) });
+    this.pickerWord = document.createTextNode("");
+    this.pickerEl = h("label.pyr-lesson-picker", {}, this.pickerWord, this.pickerSelect);
+    this.headerEl = h("div.pyr-lesson-header");
+    this.promptEl = h("div.pyr-lesson-prompt");
+    this.hostTop = h("div.pyr-lesson-top", { hidden: true },
+      h("div.pyr-lesson-bar", {}, this.headerEl, this.pickerEl), this.promptEl);
+    this.feedbackEl = h("div.pyr-lesson-feedback");
+    this.hostButtonsEl = h("div.pyr-lesson-buttons", { role: "group", "aria-label": "Lesson steps" });
+    this.hostButtons = new Map();
+    this.hostBottom = h("div.pyr-lesson-bottom", { hidden: true }, this.feedbackEl, this.hostButtonsEl);
+    this.hostClasses = [];
+  }
+
+  renderHostPanel() {
+    const raw = this.model.get("panel");
+    const p = raw && typeof raw === "object" && !Array.isArray(raw) ? raw : {};
+    const on = Object.keys(p).length > 0;
+    this.hostTop.hidden = !on;
+    this.hostBottom.hidden = !on;
+    const classes = (Array.isArray(p.classes) ? p.classes : []).filter((c) => typeof c === "string" && CLASS_NAME.test(c) && c !== "pyr-root");
+    for (const c of this.hostClasses) if (!classes.includes(c)) this.root.classList.remove(c);
+    for (const c of classes) this.root.classList.add(c);
+    this.hostClasses = classes;
+    if (!on) return;
+    const part = (v) => (v && typeof v === "object" ? v : {});
+    this.renderHostHeader(part(p.header));
+    this.renderHostPicker(part(p.picker));
+    this.renderHostPrompt(Array.isArray(p.prompt) ? p.prompt : []);
+    this.renderHostFeedback(part(p.feedback));
+    this.renderHostButtons(Array.isArray(p.buttons) ? p.buttons : []);
+  }
+
+  renderHostHeader(hd) {
+    const state = asText(hd.state);
+    const dots = asText(hd.dots);
+    const count = (ch) => [...dots].filter((d) => d === ch).length;
+    const said = `${count("●")} done, ${count("◐")} shown, ${count("○")} to do`;
+    this.headerEl.replaceChildren(
+      h("b.pyr-lesson-title", { text: asText(hd.title) }), " — ",
+      h("span.pyr-lesson-progress", { text: asText(hd.progress) }), " ",
+      h("span.pyr-lesson-dots", { text: dots, title: asText(hd.dots_title) || null, role: "img", "aria-label": `Steps: ${said}` }),
+      ...(state ? [" · ", h("span.pyr-lesson-done", { text: state })] : []),
+      h("div.pyr-lesson-course", { text: asText(hd.course) }));
+  }
+
+  renderHostPicker(pk) {
+    const options = Array.isArray(pk.options) ? pk.options.map(asText) : [];
+    this.pickerEl.hidden = options.length === 0;
+    this.pickerWord.textContent = pk.label ? `${asText(pk.label)} ` : "";
+    const key = JSON.stringify(options);
+    if (key !== this.pickerKey) {
+      this.pickerKey = key;
+      this.pickerSelect.replaceChildren(...options.map((o, i) => h("option", { value: String(i), text: o })));
+    }
+    this.pickerSelect.selectedIndex = Number.isInteger(pk.selected) ? pk.selected : -1;
+  }
+
+  renderHostPrompt(items) {
+    this.promptEl.replaceChildren(...items.map((item) => {
+      const it = item && typeof item === "object" ? item : { text: item };
+      return h("p", {}, h(it.style === "intro" ? "i" : "b", { text: asText(it.text) }));
+    }));
+  }
+
+  renderHostFeedback(fb) {
+    const kind = FEEDBACK_KINDS.has(fb.kind) ? fb.kind : "info";
+    const summary = asText(fb.summary);
+    this.feedbackEl.replaceChildren(h("p.pyr-lesson-says", { "data-kind": kind, text: asText(fb.text) }),
+      ...(summary ? [h("p.pyr-lesson-summary", {}, h("i", { text: summary }))] : []));
+  }
+
+  renderHostButtons(list) {
+    const items = list.filter((b) => b && typeof b === "object" && PANEL_ACTION.test(b.action) && b.action !== "pick");
+    const active = this.root.getRootNode().activeElement; // inside marimo's shadow root too
+    let lost = null;
+    const nodes = items.map((b) => {
+      let node = this.hostButtons.get(b.action);
+      if (!node) {
+        node = h(`button.pyr-btn.pyr-lesson-${b.action}`, { type: "button", "data-action": b.action,
+          onclick: () => this.send({ kind: "panel", action: b.action }) });
+        this.hostButtons.set(b.action, node);
+      }
+      node.textContent = asText(b.label);
+      if (b.disabled && node === active) lost = node;
+      node.disabled = !!b.disabled;
+      node.classList.toggle("pyr-primary", !!b.primary);
+      return node;
+    });
+    for (const action of [...this.hostButtons.keys()]) if (!items.some((b) => b.action === action)) this.hostButtons.delete(action);
+    const key = items.map((b) => b.action).join(" ");
+    if (key !== this.hostButtonsKey) {
+      this.hostButtonsKey = key;
+      this.hostButtonsEl.replaceChildren(...nodes);
+    }
+    // A button pressed from the keyboard that is disabled now (Previous on the first step)
+    // hands the focus to its nearest enabled neighbour, never to the page (whose shortcuts
+    // would then get the keys).
+    if (lost) {
+      const i = nodes.indexOf(lost);
+      const next = [...nodes.slice(i + 1), ...nodes.slice(0, i).reverse()].find((n) => !n.disabled);
+      if (next) next.focus({ preventScroll: true });
+      else this.focusCurrent();
+    }
   }
 
   // ----- panels (new deal, keys, stats) -----------------------------------------------------
@@ -897,7 +1025,12 @@ class PyramidView {
       if (!(target instanceof Node) || !this.root.contains(target)) { this.releaseKeys(); return; }
       // A text field keeps its own listeners (the deal box's Enter); hosts' shortcuts skip
       // editable targets, and the board's bubble listener still stops the key at its root.
-      if (target.matches("input, select, textarea")) return;
+      // A <select> (the lesson picker, the solve speed, the rule set) is no editable target
+      // to a host: Notebook 7 matches its command-mode keys on any focused element that is
+      // not read-write, so "D, D" in a select would delete the cell. Its keys are stopped here
+      // too (keyDown leaves them to the select: stopping propagation keeps the select's own
+      // arrows and type-ahead, which are its default action).
+      if (target.matches("input, textarea")) return;
       this.captured = e;
       this.keyDown(e, target);
     };
