@@ -2,16 +2,20 @@
 renders in marimo's light and dark themes with readable text (contrast of the status line on
 the board's own background), the felt follows the theme, a click on the board changes the
 game in the kernel, and the cell that reads ``board.value`` runs again after the click.
+The lessons (issue 17.4): ``notebooks/lessons_marimo.py`` shows the whole lesson (one
+anywidget: header, dots, prompt, board, feedback, buttons) and plays it, in light and dark.
 marimo puts the widget in a shadow root; Playwright's CSS locators pierce it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from pyramid_widget.lessons.style import FEEDBACK_COLOURS
 from tests.support.browser import REPO, chromium_page, screenshot
 from tests.support.hosts import Marimo
 
@@ -82,3 +86,83 @@ def test_renders_readably_and_a_click_reruns_the_dependent_cell(
         expect(progress).to_contain_text("last: draw")
         page.locator(STOCK).click()
         expect(progress).to_contain_text("2 moves", timeout=30_000)
+
+
+# -- the lessons in marimo (issue 17.4): one anywidget, so the whole lesson shows and plays ------
+
+LESSONS = REPO / "notebooks" / "lessons_marimo.py"
+
+
+@pytest.fixture(scope="module", params=["light", "dark"])
+def lessons(request: pytest.FixtureRequest) -> Iterator[Marimo]:
+    with Marimo([LESSONS], theme=request.param, timeout=120) as server:
+        yield server  # type: ignore[misc]
+
+
+def _rgb(colour: str) -> list[int]:
+    value = colour.lstrip("#")
+    return [int(value[k : k + 2], 16) for k in (0, 2, 4)]
+
+
+_SAYS = """n => { const parse = (c) => { const x = document.createElement('canvas').getContext('2d');
+  x.fillStyle = c; x.fillRect(0, 0, 1, 1); return [...x.getImageData(0, 0, 1, 1).data].slice(0, 3); };
+  return [parse(getComputedStyle(n).color), parse(getComputedStyle(n).backgroundColor)]; }"""
+
+
+def test_a_lesson_renders_and_plays_in_marimo(lessons: Marimo, chromium: Any) -> None:
+    """The lesson's header, dots, prompt, buttons and board show (no "Jupyter widgets are
+    not supported"); a wrong pair is explained in the feedback line, a right one turns Next
+    primary; Next and Show me go to the kernel and back, and the cell that reads the
+    lesson's ``view.value`` runs again."""
+    theme = "dark" if "dark" in lessons.root.joinpath(".marimo.toml").read_text() else "light"
+    with chromium_page((1100, 1400), browser=chromium) as page:
+        page.goto(lessons.url("/"))
+        page.wait_for_selector(".pyr-lesson .pyr-card[data-zone='pyramid']", timeout=120_000)
+        lesson = page.locator(".pyr-root.pyr-lesson").first
+        expect(page.get_by_text("Jupyter widgets are not supported")).to_have_count(0)
+        expect(lesson.locator(".pyr-lesson-progress")).to_have_text("Lesson 1 of 6 · Step 1 of 6")
+        expect(lesson.locator(".pyr-lesson-dots")).to_have_text("○○○○○○")
+        expect(lesson.locator(".pyr-lesson-prompt")).to_contain_text(
+            "Which card pairs with this Five?"
+        )
+        expect(lesson.locator(".pyr-lesson-buttons button")).to_have_text(
+            ["Show me", "Restart step", "Restart lesson", "Previous", "Next"]
+        )
+        expect(lesson.locator(".pyr-card[data-zone='pyramid']")).to_have_count(4)
+        where = page.get_by_text("Where you are:", exact=False).locator("xpath=..")
+        expect(where).to_contain_text("Lesson 1 of 6 · Step 1 of 6", timeout=30_000)
+
+        def tap(card: str) -> None:
+            lesson.locator(f".pyr-card[data-id='{card}'][data-zone='pyramid']").click()
+
+        tap("5H")
+        tap("9D")  # 5 + 9 = 14: explained, nothing moves
+        says = lesson.locator(".pyr-lesson-says")
+        expect(says).to_contain_text("5 + 9 = 14, one too many", timeout=30_000)
+        expect(says).to_have_attribute("data-kind", "mistake")
+        expect(lesson.locator(".pyr-card[data-zone='pyramid']")).to_have_count(4)
+        colour, background = says.evaluate(_SAYS)
+        want = FEEDBACK_COLOURS[theme]
+        assert (colour, background) == (_rgb(want["mistake"]), _rgb(want["background"]))
+        assert contrast(colour, background) >= 4.5
+        screenshot(page, f"marimo-lesson-mistake-{theme}")
+
+        tap("5H")
+        tap("8C")  # the right pair
+        expect(says).to_have_attribute("data-kind", "success", timeout=30_000)
+        expect(says).to_contain_text("5 + 8 = 13")
+        expect(lesson.locator(".pyr-lesson-next")).to_have_class(re.compile(r"\bpyr-primary\b"))
+        expect(lesson.locator(".pyr-lesson-dots")).to_have_text("●○○○○○")
+        expect(where).to_contain_text("steps done by you: 1", timeout=30_000)
+        screenshot(page, f"marimo-lesson-success-{theme}")
+
+        lesson.locator(".pyr-lesson-next").click()  # a panel button: to Python and back
+        expect(lesson.locator(".pyr-lesson-progress")).to_have_text(
+            "Lesson 1 of 6 · Step 2 of 6", timeout=30_000
+        )
+        expect(where).to_contain_text("Lesson 1 of 6 · Step 2 of 6", timeout=30_000)
+        lesson.locator(".pyr-lesson-show").click()
+        expect(says).to_contain_text("Here is how:", timeout=30_000)
+        expect(lesson.locator(".pyr-lesson-dots")).to_have_text("●◐○○○○")
+        expect(where).to_contain_text("the board: 1 moves", timeout=30_000)
+        screenshot(page, f"marimo-lesson-show-me-{theme}")

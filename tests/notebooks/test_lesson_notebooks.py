@@ -63,6 +63,11 @@ def test_notebook_runs_top_to_bottom(
     assert not errors, errors
     lesson_cell = next(cell for cell in code if "LessonWidget(lesson=" in cell.source)
     assert any(WIDGET_MIME in o.get("data", {}) for o in lesson_cell.outputs)
+    # one anywidget model (the board with the lesson's panel), no ipywidgets container, and
+    # the board's static SVG beside it for places without a widget manager (issue 17.4, 17.6)
+    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    assert {model["model_name"] for model in state.values()} == {"AnyModel", "LayoutModel"}
+    assert any("image/svg+xml" in o.get("data", {}) for o in lesson_cell.outputs)
     number = LESSON_NUMBER[path.name]
     question = next(cell for cell in code if cell.source.endswith(f"exercise({number})"))
     assert result_text(question).strip()

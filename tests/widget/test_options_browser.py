@@ -250,6 +250,10 @@ def test_the_lesson_panel_is_drawn_and_pressed(page: Any, static_server: StaticS
     expect(buttons).to_have_text(["Show me", "Restart step", "Restart lesson", "Previous", "Next"])
     expect(root.locator(".pyr-lesson-previous")).to_be_disabled()
     expect(root.locator(".pyr-lesson-picker select option")).to_have_count(6)
+    # the panel's buttons name their action apart from the board's controls (data-action)
+    expect(root.locator(".pyr-lesson-restart")).to_have_attribute("data-panel-action", "restart")
+    expect(root.locator("[data-action='restart']")).to_have_count(1)
+    expect(root.locator("[data-action='restart']")).to_be_hidden()  # the board's own Restart
     card(page, "5H").click()
     card(page, "9D").click()
     says = root.locator(".pyr-lesson-says")

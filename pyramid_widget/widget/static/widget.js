@@ -749,7 +749,7 @@ class PyramidView {
     const nodes = items.map((b) => {
       let node = this.hostButtons.get(b.action);
       if (!node) {
-        node = h(`button.pyr-btn.pyr-lesson-${b.action}`, { type: "button", "data-action": b.action,
+        node = h(`button.pyr-btn.pyr-lesson-${b.action}`, { type: "button", "data-panel-action": b.action,
           onclick: () => this.send({ kind: "panel", action: b.action }) });
         this.hostButtons.set(b.action, node);
       }
