@@ -23,6 +23,7 @@ from operator import itemgetter
 
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.engine.moves import Move
+from pyramid_widget.solver.bounds import PairTable
 from pyramid_widget.solver.macro import (
     MacroMove,
     _macro_move,
@@ -34,7 +35,6 @@ from pyramid_widget.solver.model import (
     PYRAMID_ALL,
     Model,
     State,
-    matched,
     slots_of,
     starved_in,
 )
@@ -289,11 +289,15 @@ class Tables:
 
     def __init__(self, model: Model) -> None:
         self.model = model
+        self.pair_table = PairTable(model)
+        """The most pyramid pairs per rank class (:class:`~.bounds.PairTable`)."""
         self.rank = [rank(c) if c >= 0 else 0 for c in model.cards]
         self.masks = model.rank_masks
         self.top = model.rules.stock_top_available
         self.passes = model.rules.passes
         self.lo, self.hi = model.deck_lo, model.deck_hi
+        self.lone = model.flags.lone_kings
+        """The Kings that go alone."""
         self.shared = model.flags.stock_waste
         """Whether the stock top pairs with the waste top (one move can then take a card of
         the stock and one of the waste)."""
@@ -325,6 +329,7 @@ class Tables:
         played with pyramid cards and the pyramid cards that must go but meet no pyramid
         card that could partner them (see :meth:`groups`)."""
         masks, needs = self.masks, self.model.needs
+        best = self.pair_table.best
         counts = [(pyr & m).bit_count() for m in masks]
         removals = counts[13]
         base = [0] * 14
@@ -333,7 +338,7 @@ class Tables:
         deck = sum(masks[1:]) & ~PYRAMID_ALL
         for r in range(1, 7):
             m = 13 - r
-            pairs = matched(pyr & masks[r], needs, pyr & masks[m])
+            pairs = best(pyr & (masks[r] | masks[m]))
             removals += counts[r] + counts[m] - pairs
             base[r] = ((counts[r] * 5 + counts[m]) * 5 + pairs) * 25
             base[m] = ((counts[m] * 5 + counts[r]) * 5 + pairs) * 25
@@ -461,6 +466,7 @@ class Tables:
         before = self.before  # the top-down walk's total before each waste card
         total = 0
         rest = waste
+        needs, lone = self.model.needs, self.lone
         while rest:  # the waste from its top, each card above removed first
             s = rest.bit_length() - 1
             rest ^= 1 << s
@@ -468,6 +474,12 @@ class Tables:
             i = at[k]
             before[s] = total
             out[s] = total + OWN[i]
+            if not needs[s] & pyr_stock and not lone >> s & 1:  # stuck till the redeal
+                while rest:  # so the cards under it are reached only after one
+                    s = rest.bit_length() - 1
+                    rest ^= 1 << s
+                    before[s] = LOST
+                break
             total += STEP[i]
             at[k] = i + 5
             at[13 - k] += 1
@@ -534,11 +546,12 @@ def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
 
     The removal bound. A non-King pyramid card leaves in a move of its own unless it goes
     with another pyramid card it can meet (not one covering it, see
-    :func:`~pyramid_widget.solver.model.needs_mask`); such pairs form a matching inside each
-    rank class {r, 13 - r}. With ``a`` and ``b`` pyramid cards of ranks ``r`` and ``13 - r``
-    and ``M`` the largest matching among them, the class takes at least ``a + b - M``
-    moves; pyramid Kings one each. This is at least the class maximum of
-    :func:`~pyramid_widget.solver.search.lower_bound` (``M <= min(a, b)``).
+    :func:`~pyramid_widget.solver.model.needs_mask`); such pairs stay inside each rank class
+    {r, 13 - r}. With ``a`` and ``b`` pyramid cards of ranks ``r`` and ``13 - r`` and ``M``
+    the most pairs among them that some clearing order of the pyramid can make
+    (:class:`~pyramid_widget.solver.bounds.PairTable`, never more than the largest matching),
+    the class takes at least ``a + b - M`` moves; pyramid Kings one each. This is at least
+    the class maximum of :func:`~pyramid_widget.solver.search.lower_bound` (``M <= min(a, b)``).
 
     The extra moves. If a line makes ``x`` pyramid pairs in the class, ``y1 = a - x`` deck
     cards of rank ``13 - r`` and ``y2 = b - x`` of rank ``r`` go with pyramid cards, and the
@@ -555,7 +568,10 @@ def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
     where the rule set allows it, else after being drawn), and ``d`` itself drawn unless the
     stock top is available; if ``d`` is in the waste, either every waste card above it was
     removed, or the stock was run out, the waste redealt (one move) and every card before
-    ``d`` in the new pass drawn or removed. Each of those cards costs a move of its own (a
+    ``d`` in the new pass drawn or removed. A waste card with no partner left in the pyramid
+    or the stock (where the stock top pairs with the waste top) that is no King going alone
+    stays on the waste till the next redeal (waste cards never pair with each other: one
+    pile has one top), so the cards under it are reached after a redeal only. Each of those cards costs a move of its own (a
     draw; or a removal, which takes at most one card of the stock and one of the waste, so
     a waste card that may leave with a stock card of this pass is not counted in the new
     pass), except the ones played with pyramid cards, which cost only what the allowance

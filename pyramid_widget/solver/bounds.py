@@ -1,0 +1,123 @@
+"""Bounds for shortest mode that look at the *order* in which the pyramid can be cleared.
+
+A pyramid card leaves in a move of its own unless it goes with another pyramid card, and
+two pyramid cards can only go together when both are uncovered at the same moment. The
+plain removal bound (:func:`~pyramid_widget.solver.search.lower_bound`, and the matching of
+:meth:`~pyramid_widget.solver.shortest_macro.Tables.pyramid`) lets any two cards that
+neither cover the other pair; but pairs that are each possible alone may exclude one
+another: if ``p1`` covers ``q2`` and ``p2`` covers ``q1``, the pair ``p1 + q1`` must come
+after ``p2`` is gone and the pair ``p2 + q2`` after ``p1`` is gone. :class:`PairTable`
+counts the most pyramid pairs an actual clearing order can make.
+
+>>> from pyramid_widget.engine.game import Game
+>>> from pyramid_widget.solver.model import Model
+>>> # 5H (position 1) covers 8C (3), and 5S (2) covers 8S (5): 5H+8S and 5S+8C each work
+>>> # alone, but not both (5H+8S needs 5S gone, 5S+8C needs 5H gone)
+>>> g = Game.from_position("relaxed", pyramid=[None, "5H", "5S", "8C", "AD", "8S"] + [None] * 22,
+...                        stock=["8D", "8H"])
+>>> model = Model.from_game(g)
+>>> PairTable(model).pairs(model.root[0] & PYRAMID_ALL)
+1
+"""
+
+from __future__ import annotations
+
+from pyramid_widget.solver.model import PYRAMID_ALL, Model
+
+WIDE = 1 << 15
+"""How many positions :meth:`PairTable.pairs` may remember before it gives up on exactness
+and answers with an upper bound instead (pyramids of a deal have at most 1430 shapes; a
+hand-made pyramid full of gaps can have millions)."""
+
+
+class PairTable:
+    """The most pyramid pairs (two pyramid cards removed in one move) that any line can
+    still make from a pyramid, by a memoised search over the orders the pyramid can be
+    cleared in.
+
+    The search plays a relaxed game on the pyramid cards alone: take away one uncovered
+    card (as if a deck card took it), or two uncovered cards that pair and could ever meet
+    (``Model.needs``), until the pyramid is empty; it returns the most pairs of any such
+    game. Every line of the real game clears the pyramid by exactly such steps (a pyramid
+    card leaves only uncovered, alone, with a deck card, or with another uncovered pyramid
+    card), so the number of pyramid pairs in any line is at most this; and so a line
+    removes at least ``n - pairs`` times to clear ``n`` pyramid cards.
+
+    Uncovered means no card of the pyramid covers it through a chain of cards
+    (``Model.chains``, taken at the model's root): while both ends of such a chain are in
+    the pyramid, every card of the chain is too (a card covering another must go first), so
+    the root's chains stay right for every position reached from it, gaps included.
+
+    Two shortcuts keep it small. A card with no mate left in the pyramid can never be in a
+    pair: it is dropped (taking it as early as possible only frees cards sooner; chains
+    are transitive, so dropping it keeps every other order). And when the memo passes
+    :data:`WIDE` entries, a pyramid not yet remembered gets the plain upper bound (its
+    cards with a mate, halved), still at least the true answer.
+
+    ``classes``: count pairs within each rank class {r, 13 - r} separately (sum-13
+    pairing: a pair never mixes classes), which is at least the joint answer and much
+    cheaper; else over the whole pyramid.
+    """
+
+    def __init__(self, model: Model, *, classes: bool | None = None) -> None:
+        self.before = model.chains
+        """``before[slot]``: the pyramid cards that must go before the slot's card."""
+        self.mates = [m & PYRAMID_ALL for m in model.needs[: len(model.chains)]]
+        """``mates[slot]``: the pyramid cards it could ever be removed with."""
+        sum13 = model.rules.pairing == "sum13"
+        self.split = sum13 if classes is None else classes and sum13
+        self.class_list = [m & PYRAMID_ALL for m in model.class_list]
+        self.memo: dict[int, int] = {0: 0}
+
+    def pairs(self, pyr: int) -> int:
+        """The most pyramid pairs a line can still make from the pyramid mask ``pyr``."""
+        if self.split:
+            return sum(self.best(pyr & m) for m in self.class_list if pyr & m)
+        return self.best(pyr)
+
+    def best(self, present: int) -> int:
+        """:meth:`pairs` over the cards ``present`` (a pyramid mask, or part of one that
+        is closed under covering chains among its own cards)."""
+        mates = self.mates
+        rest = present
+        while rest:  # drop the cards without a mate among ``present``
+            low = rest & -rest
+            rest ^= low
+            if not mates[low.bit_length() - 1] & present:
+                present ^= low
+        memo = self.memo
+        hit = memo.get(present)
+        if hit is not None:
+            return hit
+        if len(memo) >= WIDE:
+            return present.bit_count() // 2
+        before = self.before
+        free = 0  # the uncovered cards of ``present``
+        rest = present
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not before[low.bit_length() - 1] & present:
+                free |= low
+        top = present.bit_count() // 2
+        result = 0
+        rest = free
+        while rest and result < top:
+            low = rest & -rest
+            rest ^= low
+            mine = mates[low.bit_length() - 1] & rest  # each pair once: mates after it
+            while mine and result < top:
+                mlow = mine & -mine
+                mine ^= mlow
+                got = 1 + self.best(present & ~(low | mlow))
+                if got > result:
+                    result = got
+        rest = free
+        while rest and result < top:
+            low = rest & -rest
+            rest ^= low
+            got = self.best(present & ~low)
+            if got > result:
+                result = got
+        memo[present] = result
+        return result
