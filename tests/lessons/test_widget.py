@@ -3,6 +3,9 @@ lesson's panel (the board's ``panel`` trait) as the page draws it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +13,7 @@ import pytest
 from pyramid_widget.lessons.builtin import LESSONS, Lesson, Step, at
 from pyramid_widget.lessons.widget import BUTTONS, LESSON_CONTROLS, LessonWidget
 from tests.lessons.panel import button, feedback, header, options, press, prompt
+from tests.support.optional import need
 
 
 def click(lw: LessonWidget, **intent: Any) -> None:
@@ -257,3 +261,28 @@ def test_hosts_show_the_board() -> None:
     assert data["image/svg+xml"].startswith("<svg") and "5H" in data["image/svg+xml"]
     assert lw._display_() is lw.board
     assert repr(lw) == "<LessonWidget: 'Pairs to 13', Lesson 1 of 6 · Step 1 of 6>"
+
+
+_MARIMO_FORMATS = """
+from marimo._output.formatting import get_formatter
+from pyramid_widget.lessons.widget import LessonWidget
+lw = LessonWidget(records=False)
+mime, data = get_formatter(lw)(lw)
+print(mime, "<marimo-anywidget" in data, lw.board.model_id in data)
+"""
+
+
+def test_marimo_shows_the_whole_lesson_as_one_anywidget() -> None:
+    """marimo's own formatter, given the LessonWidget itself (a cell's last expression), makes
+    the anywidget element of the board: no "Jupyter widgets are not supported". In a process
+    of its own: marimo's formatters patch ``comm`` and the import system for good."""
+    need("marimo", "dev")
+    run = subprocess.run(
+        [sys.executable, "-c", _MARIMO_FORMATS],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+        check=False,
+    )
+    assert run.stdout.split() == ["text/html", "True", "True"], run.stderr[-2000:]
