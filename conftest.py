@@ -7,8 +7,21 @@ from __future__ import annotations
 
 import importlib.util
 
+import pytest
+
 collect_ignore = [
     f"pyramid_widget/lab/{module}"
     for module, needs in (("openspiel.py", "pyspiel"), ("gym_env.py", "gymnasium"))
     if importlib.util.find_spec(needs) is None
 ]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--every-way``: the hand-played JupyterLab games play each preset's win and loss by
+    mouse and by keyboard (28 games) instead of one hand each (14; see
+    ``tests/widget/test_play_every_preset_lab.py``)."""
+    parser.addoption(
+        "--every-way",
+        action="store_true",
+        help="play every preset's win and loss by both mouse and keyboard in real JupyterLab",
+    )

@@ -1,10 +1,14 @@
-"""Issue 15, "done when": every preset played to a win and to a loss in real JupyterLab, once by
-mouse alone and once by keyboard alone, with a screenshot of each end in ``artifacts/``.
+"""Issue 15, "done when": every preset played to a win and to a loss in real JupyterLab, by
+mouse alone and by keyboard alone, with a screenshot of each end in ``artifacts/``.
 
 The kernel only sets the deal up (``w.new_game(...)``); every move is then made on the page:
 clicks on cards and on the deck, or Tab into the board, arrow keys to the card, Enter, D and C.
 The winning line is the solver's; the losing one is the engine's rule of thumb (greedy) on a
 deal it loses, both worked out in this process and replayed by hand on the board.
+
+The suite plays each preset's win with one hand and its loss with the other (:data:`HANDS`),
+so every preset is won and lost, and every preset meets both the mouse and the keyboard: 14
+games. ``pytest --every-way`` plays all 28 (each end by each hand), as issue 15 first did.
 """
 
 from __future__ import annotations
@@ -21,15 +25,16 @@ from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.lines import checked_solve
 from tests.support.browser import JupyterLab, LabPage, chromium_page, screenshot
 
-# No xdist group: the seven presets are spread over both workers (each starts its own
-# JupyterLab on first use), so the 28 hand-played games do not queue behind one another.
+# No xdist group: the games are spread over both workers (each starts its own JupyterLab on
+# first use), so they do not queue behind one another.
 pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab]
 WIDGET = ".jp-OutputArea-output:has(.pyr-root)"
 NOTEBOOK = "play-every-preset.ipynb"
 
 
-@pytest.fixture()
+@pytest.fixture(scope="module")
 def board(jupyterlab: JupyterLab, chromium: Any) -> Iterator[LabPage]:
+    """One notebook with the board, opened once per worker; each game starts a new deal."""
     import nbformat
 
     code = "from pyramid_widget.widget import PyramidWidget\nw = PyramidWidget('medium', deal=7, records=False)\nw"
@@ -54,6 +59,43 @@ DEALS = {
     "cheops": (21, 495),
     "egypt": (8, 530),
 }
+
+
+#: The hand that wins each preset in the suite; the other hand plays its loss. Four presets are
+#: won by mouse and three by keyboard, so each hand both wins and loses in the suite.
+HANDS = {
+    "easy": "mouse",
+    "medium": "keys",
+    "hard": "mouse",
+    "relaxed": "keys",
+    "apophis": "mouse",
+    "cheops": "keys",
+    "egypt": "mouse",
+}
+
+
+def games(every_way: bool) -> list[tuple[str, str, str]]:
+    """The (preset, end, hand) games to play: two per preset, or all four with ``every_way``.
+
+    >>> games(False)[:2]
+    [('easy', 'win', 'mouse'), ('easy', 'loss', 'keys')]
+    >>> len(games(False)), len(games(True))
+    (14, 28)
+    """
+    other = {"mouse": "keys", "keys": "mouse"}
+    chosen = []
+    for preset in PRESETS:
+        hand = HANDS[preset]
+        chosen += [(preset, "win", hand), (preset, "loss", other[hand])]
+        if every_way:
+            chosen += [(preset, "win", other[hand]), (preset, "loss", hand)]
+    return chosen
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if {"preset", "end", "hand"} <= set(metafunc.fixturenames):
+        chosen = games(bool(metafunc.config.getoption("every_way")))
+        metafunc.parametrize(("preset", "end", "hand"), chosen, ids=["-".join(g) for g in chosen])
 
 
 def winning(preset: str) -> tuple[int, list[Move]]:
@@ -131,29 +173,40 @@ def enter_board(page: Any) -> None:
     page.keyboard.press("Tab")
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+def wait_for_move(page: Any, before: int) -> None:
+    """Wait until the page's move counter has left ``before``: polled every animation frame
+    (an ``expect`` polls at 100, 250, 500 ms ..., which made each of ~1,000 moves wait)."""
+    page.wait_for_function(
+        "n => { const m = document.querySelector('.pyr-root .pyr-moves');"
+        " return m !== null && m.textContent !== String(n); }",
+        arg=before,
+        polling="raf",
+        timeout=15_000,
+    )
+
+
 def test_play_every_preset_to_a_win_and_a_loss_by_mouse_and_by_keyboard(
-    board: LabPage, preset: str
+    board: LabPage, preset: str, end: str, hand: str
 ) -> None:
     page = board.page
     root = page.locator(".pyr-root").first
-    games = {"win": winning(preset), "loss": losing(preset)}
-    for how, play in (("mouse", by_mouse), ("keys", by_keys)):
-        for end, (number, line) in games.items():
-            board.python(f"w.new_game({preset!r}, {number})")
-            expect(root.locator(".pyr-deal")).to_have_text(f"deal #{number}")
-            expect(root.locator(".pyr-moves")).to_have_text("0")
-            if how == "keys":
-                enter_board(page)
-            for i, move in enumerate(line):
-                play(page, move)
-                expect(root.locator(".pyr-moves")).not_to_have_text(str(i), timeout=15_000)
-            banner = root.locator(".pyr-banner")
-            expect(banner).to_be_visible(timeout=15_000)
-            want = "won" if end == "win" else "lost"
-            assert board.python_json("w.status") == want, (preset, how, end)
-            if end == "win":
-                expect(banner).to_contain_text("complete!" if preset == "egypt" else "You won!")
-            else:
-                expect(banner).to_contain_text("No more moves")
-            screenshot(page.locator(WIDGET).first, f"issue15-play-{preset}-{end}-{how}")
+    number, line = winning(preset) if end == "win" else losing(preset)
+    play = by_mouse if hand == "mouse" else by_keys
+    board.python(f"w.new_game({preset!r}, {number})")
+    expect(root.locator(".pyr-deal")).to_have_text(f"deal #{number}")
+    expect(root.locator(".pyr-moves")).to_have_text("0")
+    if hand == "keys":
+        enter_board(page)
+    for i, move in enumerate(line):
+        play(page, move)
+        wait_for_move(page, i)
+    banner = root.locator(".pyr-banner")
+    expect(banner).to_be_visible(timeout=15_000)
+    expect(root.locator(".pyr-moves")).to_have_text(str(len(line)))
+    want = "won" if end == "win" else "lost"
+    assert board.python_json("w.status") == want, (preset, hand, end)
+    if end == "win":
+        expect(banner).to_contain_text("complete!" if preset == "egypt" else "You won!")
+    else:
+        expect(banner).to_contain_text("No more moves")
+    screenshot(page.locator(WIDGET).first, f"issue15-play-{preset}-{end}-{hand}")
