@@ -2,7 +2,7 @@
 that checks a learner's moves, the widget that shows them, and the notebooks' exercises.
 
 A lesson is data (:class:`Lesson` of :class:`Step`); :class:`LessonRunner` plays it in plain
-Python and :class:`LessonWidget` on the board (imported on first use: it needs ipywidgets).
+Python and :class:`LessonWidget` on the board (imported on first use: it needs the widget room and anywidget).
 
 >>> from pyramid_widget.lessons import LESSONS
 >>> [lesson.title for lesson in LESSONS][:2]
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    """Import the lesson widget (and with it ipywidgets) only when first asked for."""
+    """Import the lesson widget (and with it anywidget) only when first asked for."""
     if name == "LessonWidget":
         from pyramid_widget.lessons.widget import LessonWidget
 

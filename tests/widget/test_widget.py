@@ -246,6 +246,7 @@ def test_every_kind_in_the_schema_is_exercised() -> None:
     exercised |= {"truth", "stats"}
     # tested in tests/widget/test_board_touch.py and test_board_touch_browser.py:
     exercised |= {"solve-stop", "solve-speed", "post-mortem", "visibility"}
+    exercised |= {"panel"}  # tests/lessons/test_widget.py, tests/widget/test_options_browser.py
     assert exercised == set(SCHEMA)
 
 
