@@ -208,3 +208,26 @@ def test_the_page_has_no_faces_of_its_own(page: Any, static_server: StaticServer
     assert len(counts) == 28 and set(counts) == {0}
     assert page.locator(".pyr-card svg b").count() == 0
     w.close()
+
+
+def readme_position() -> Game:
+    """The position the README pictures: ``medium`` deal 7 after the rule of thumb's first
+    eight moves (some cards drawn, some pairs gone)."""
+    from pyramid_widget.engine.hints import hint
+
+    game = Game("medium", deal=7)
+    for _ in range(8):
+        move = hint(game)
+        assert move is not None
+        game.play(move)
+    return game
+
+
+def test_the_readme_picture_is_what_game_svg_draws_today() -> None:
+    # Regenerate after a change to the drawing: open("docs/position.svg", "w").write(
+    # readme_position().svg()) from the repository root, and look at it.
+    from tests.support.browser import REPO
+
+    picture = (REPO / "docs" / "position.svg").read_text(encoding="utf-8")
+    assert picture == readme_position().svg()
+    assert "![" in (REPO / "README.md").read_text(encoding="utf-8").split("docs/position.svg")[0]
