@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=25
+	$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=25
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -12,7 +12,8 @@ from pyramid_widget import PRESETS, Game
 from pyramid_widget.widget import PyramidWidget
 from tests.support.browser import SHORT_DEAL, StaticServer, bridge, open_harness, push, screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+# No xdist group: harness pages need no server of their own, so they spread over the workers.
+pytestmark = [pytest.mark.browser]
 
 PYRAMID = ".pyr-card[data-zone='pyramid']"
 

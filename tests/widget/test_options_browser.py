@@ -16,7 +16,8 @@ from pyramid_widget.lessons.widget import LessonWidget
 from pyramid_widget.widget import PyramidWidget
 from tests.support.browser import StaticServer, bridge, open_harness, push, screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+# No xdist group: harness pages need no server of their own, so they spread over the workers.
+pytestmark = [pytest.mark.browser]
 
 PYRAMID = ".pyr-card[data-zone='pyramid']"
 KING_AND_PAIR = [None] * 25 + ["5H", "KS", "8C"]

@@ -29,7 +29,8 @@ from tests.support.browser import (
     widget_state,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+# No xdist group: harness pages need no server of their own, so they spread over the workers.
+pytestmark = [pytest.mark.browser]
 
 PWN = "<img src=x onerror=window.__pwned=1>"
 VECTORS = [
