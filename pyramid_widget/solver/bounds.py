@@ -24,6 +24,9 @@ from __future__ import annotations
 
 from pyramid_widget.solver.model import PYRAMID_ALL, Model
 
+LOST = 1 << 20
+"""What :meth:`PairedBound.bound` adds when a pyramid card can never get a partner."""
+
 WIDE = 1 << 15
 """How many positions :meth:`PairTable.pairs` may remember before it gives up on exactness
 and answers with an upper bound instead (pyramids of a deal have at most 1430 shapes; a
@@ -121,3 +124,133 @@ class PairTable:
                 result = got
         memo[present] = result
         return result
+
+
+class PairedBound:
+    """Shortest-mode bound for pairings other than sum 13 (``cheops``: same or adjacent
+    rank) under a pyramid-only win, one waste pile and one card a draw: the removals still
+    needed (:class:`PairTable`) plus the extra moves spent reaching the dearest deck card
+    that some pyramid card needs.
+
+    Removals. Clearing ``n`` pyramid cards with at most ``P`` pyramid pairs takes at least
+    ``n - P`` removals. If ``k`` pyramid cards go with deck cards, the pairs are
+    ``(n - k) / 2`` and the removals ``(n + k) / 2``: each pyramid card played with a deck
+    card beyond the first ``n - 2P`` costs half a move more than ``n - P``.
+
+    Extra moves. A pyramid card none of whose partners that could meet it is in the pyramid
+    (a *lonely* card) leaves with one of its deck partners ``d``. Before ``d`` is played, the
+    ``u`` cards before it leave the stock (if ``d`` is a stock card: each drawn, or taken
+    off the stock top alone or with the waste top, a move each, or with a pyramid card; and
+    without stock top play all of them drawn, and ``d`` too) or leave the top of the waste
+    above it (a waste card: each with a pyramid card or the stock top, a move each
+    otherwise). With ``z`` of them played with pyramid cards (at most the ``y`` that have a
+    partner in the pyramid), and ``d`` too, the line spends ``u - z`` moves on them and, by
+    the count above, ``(z + 1 - (n - 2P)) / 2`` more removals when that is positive: with
+    ``A = n - 2P - 1``, ``u - z + ceil((z - A) / 2)``, least at ``z = y``
+    (:func:`_passing`). Without stock top play the ``u`` cards and ``d`` are drawn, a move
+    each, and ``d`` costs half a removal more when ``A < 0``. A waste card that has no partner left
+    in the pyramid or the stock and is no King going alone never leaves before a redeal,
+    so the cards under it are reached after one only; a waste card reached after a redeal
+    costs at least the redeal. The bound takes the dearest lonely card, each at its
+    cheapest partner, so it never exceeds what a winning line spends.
+    """
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.table = PairTable(model, classes=False)
+        self.top = model.rules.stock_top_available
+        self.passes = model.rules.passes
+        self.lone = model.flags.lone_kings
+        self.live_zones = model.flags.stock_waste
+        self.cache: dict[int, tuple[int, int, list[int], int]] = {}
+        """Per pyramid mask: removals, ``A``, the deck partners of each lonely card and the
+        deck cards with a partner in the pyramid."""
+
+    def info(self, pyr: int) -> tuple[int, int, list[int], int]:
+        """``(removals, A, lonely, playable)`` for the pyramid mask ``pyr`` (see the
+        class)."""
+        hit = self.cache.get(pyr)
+        if hit is None:
+            model = self.model
+            needs, required = model.needs, model.required
+            pairs = self.table.pairs(pyr)
+            n = pyr.bit_count()
+            lonely = []
+            check = pyr & required
+            while check:
+                low = check & -check
+                check ^= low
+                mates = needs[low.bit_length() - 1]
+                if not mates & pyr:
+                    lonely.append(mates & ~PYRAMID_ALL)
+            playable = 0
+            for s in range(model.deck_lo, model.deck_hi):
+                if needs[s] & pyr:
+                    playable |= 1 << s
+            hit = self.cache[pyr] = (n - pairs, n - 2 * pairs - 1, lonely, playable)
+        return hit
+
+    def removals(self, board: int) -> int:
+        """The removals still needed."""
+        return self.info(board & PYRAMID_ALL)[0]
+
+    def bound(self, board: int, lo: int, pno: int) -> int:
+        """Removals still needed plus the extra moves (see the class)."""
+        pyr = board & PYRAMID_ALL
+        removals, allow, lonely, playable = self.info(pyr)
+        if not lonely:
+            return removals
+        deck = board ^ pyr
+        stock = deck >> lo << lo
+        waste = deck ^ stock
+        redeal = waste and (self.passes is None or pno < self.passes)
+        stuck = 0  # the waste cards under the highest one stuck till a redeal
+        if waste:
+            needs, live, lone = self.model.needs, pyr | stock, self.lone
+            rest = waste
+            while rest:
+                s = rest.bit_length() - 1
+                rest ^= 1 << s
+                if not needs[s] & live and not lone >> s & 1:
+                    stuck = rest
+                    break
+        worst = 0
+        for mates in lonely:
+            mates &= board
+            if not mates:
+                return LOST
+            best = LOST
+            while mates and best:
+                low = mates & -mates
+                mates ^= low
+                if low & stock:
+                    passed = stock & (low - 1)
+                    if self.top:
+                        cost = _passing(passed, passed & playable, allow)
+                    else:
+                        cost = passed.bit_count() + 1 + (1 if allow < 0 else 0)
+                elif low & stuck:
+                    cost = 1 if redeal else LOST
+                else:
+                    above = waste & ~((low << 1) - 1)
+                    cost = _passing(above, above & playable, allow)
+                    if redeal and cost > 1:
+                        cost = 1
+                if cost < best:
+                    best = cost
+            if best > worst:
+                worst = best
+        return removals + worst
+
+
+def _passing(passed: int, playable: int, allow: int) -> int:
+    """The fewest extra moves for the cards ``passed`` before a lonely card's partner, of
+    which only ``playable`` have a partner in the pyramid, given ``A = allow`` (see
+    :class:`PairedBound`): ``u - z + ceil((z - A) / 2)`` (the last term when positive) is
+    least at the most ``z`` can be.
+
+    >>> _passing(0b111, 0b000, 0), _passing(0b111, 0b111, 0), _passing(0b111, 0b011, 5)
+    (3, 2, 1)
+    """
+    z = playable.bit_count()
+    return passed.bit_count() - z + ((z - allow + 1) // 2 if z > allow else 0)

@@ -18,12 +18,13 @@ way to it turns up, so the bound need only be admissible.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import itemgetter
+from typing import Any
 
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.engine.moves import Move
-from pyramid_widget.solver.bounds import PairTable
+from pyramid_widget.solver.bounds import PairedBound, PairTable
 from pyramid_widget.solver.macro import (
     MacroMove,
     _macro_move,
@@ -266,13 +267,16 @@ class _Dominance:
 
 def _bound_functions(
     model: Model,
-) -> tuple[Callable[[int, int, int], int], Callable[[int], int], dict[int, Info]]:
+) -> tuple[Callable[[int, int, int], int], Callable[[int], int], Mapping[int, tuple[Any, ...]]]:
     """``bound(board, lo, pno)``: removals still needed plus :func:`extra_bound`;
     ``cheap(board)``: a quicker admissible bound (removals only); and the per-pyramid cache
     whose entries start with ``cheap``'s answer (looked up inline in the hot loop)."""
     if model.rules.pairing == "sum13" and model.rules.win == "pyramid":
         tables = Tables(model)
         return tables.bound, tables.removals, tables.cache
+    if model.rules.win == "pyramid":
+        paired = PairedBound(model)
+        return paired.bound, paired.removals, paired.cache
 
     def plain(board: int, lo: int, pno: int) -> int:
         state = (board, lo, 0, 0, pno, 0)

@@ -1,0 +1,206 @@
+"""The order-aware bounds of shortest mode (:mod:`pyramid_widget.solver.bounds` and the
+waste rule of :mod:`pyramid_widget.solver.shortest_macro`): the pair count against a brute
+force over the engine's own geometry, and every bound against the plain breadth-first
+search on random positions deeper than the bottom row (cards covering cards, gaps, a
+waste), under every one-pile rule set, as the lines A* returns."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from pyramid_widget import Game, RuleSet
+from pyramid_widget.engine.layout import COVERED_BY, SIZE
+from pyramid_widget.solver.bounds import PairedBound, PairTable
+from pyramid_widget.solver.model import PYRAMID_ALL, Model
+from pyramid_widget.solver.search import Budget
+from pyramid_widget.solver.shortest_macro import _bound_functions, macro_a_star
+from tests.solver.test_exhaustive import RULES, reference
+
+ONE_PILE = ["easy", "medium", "hard", "relaxed", "cheops", "unlimited", "stall-2", "cheops-kings"]
+
+
+def _brute_pairs(rules: RuleSet, cards: dict[int, int]) -> int:
+    """The most pyramid pairs of any clearing order, from the engine's covering alone."""
+
+    @cache
+    def best(present: frozenset[int]) -> int:
+        free = [p for p in present if not any(q in present for q in COVERED_BY[p])]
+        out = 0
+        for p in free:
+            out = max(out, best(present - {p}))
+            for q in free:
+                if p < q and rules.pairs(cards[p], cards[q]):
+                    out = max(out, 1 + best(present - {p, q}))
+        return out
+
+    return best(frozenset(cards))
+
+
+def _deep_position(rules: RuleSet, seed: int, size: int = 7) -> Game:
+    """A random position whose pyramid has ``size`` cards among rows four to seven (so
+    cards cover cards, with gaps; many of them pair), a short stock holding partners of some of them, and
+    maybe a waste."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    spots = rng.sample(range(6, SIZE), size)
+    pyramid: list[int | None] = [None] * SIZE
+    for pos in spots:  # about half of them a partner of a card placed before
+        placed = [c for c in pyramid if c is not None]
+        mates = [c for c in deck if placed and rules.pairs(rng.choice(placed), c)]
+        card = mates[0] if mates and rng.random() < 0.5 else deck[-1]
+        deck.remove(card)
+        pyramid[pos] = card
+    stock: list[int] = []
+    for pos in spots:
+        mates = [c for c in deck if rules.pairs(pyramid[pos] or 0, c)]
+        if mates and rng.random() < 0.75 and len(stock) < 6:
+            stock.append(mates[0])
+            deck.remove(mates[0])
+    stock += [deck.pop() for _ in range(rng.randint(0, 2))]
+    rng.shuffle(stock)
+    wastes: list[list[int]] = [[]]
+    while stock and rng.random() < 0.4:
+        wastes[0].append(stock.pop())
+    return Game.from_position(rules, pyramid=pyramid, stock=stock, wastes=wastes)
+
+
+def _bound(game: Game) -> int:
+    model = Model.from_game(game).for_shortest()
+    board, lo, _, _, pno, _ = model.root
+    return _bound_functions(model)[0](board, lo, pno)
+
+
+# -- the pair count ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["relaxed", "cheops"])
+def test_pair_table_is_the_most_pairs_of_any_clearing_order(name: str) -> None:
+    rules = RULES[name]
+    fewer = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        spots = rng.sample(range(SIZE), rng.randint(4, 11))
+        faces = rng.sample(range(52), len(spots))
+        pyramid: list[int | None] = [None] * SIZE
+        for pos, card in zip(spots, faces, strict=True):
+            pyramid[pos] = card
+        game = Game.from_position(rules, pyramid=pyramid, stock=[])
+        model = Model.from_game(game)
+        pyr = model.root[0] & PYRAMID_ALL
+        truth = _brute_pairs(rules, {p: c for p, c in enumerate(pyramid) if c is not None})
+        assert PairTable(model, classes=False).pairs(pyr) == truth, (name, seed)
+        by_class = PairTable(model).pairs(pyr)
+        assert by_class >= truth
+        if name == "relaxed":
+            assert by_class == PairTable(model, classes=True).pairs(pyr)
+        fewer += truth < (len(spots) // 2)
+    assert fewer > 10  # the orders matter: often fewer pairs than a plain halving
+
+
+def test_pairs_that_need_each_other_gone_first_count_once() -> None:
+    # 7S (position 5) covers JC (2), 2D (6) covers 6S (3): 6S+7S needs 2D gone and
+    # 2D+JC needs 7S gone, so only one of the two pairs (relaxed deal 52, move 30)
+    pyramid: list[str | None] = [None] * SIZE
+    pyramid[2], pyramid[3], pyramid[5], pyramid[6] = "JC", "6S", "7S", "2D"
+    game = Game.from_position("relaxed", pyramid=pyramid, stock=["JS", "2H"])
+    model = Model.from_game(game)
+    pyr = model.root[0] & PYRAMID_ALL
+    assert PairTable(model, classes=True).pairs(pyr) == 2  # each class alone: one pair
+    assert PairTable(model, classes=False).pairs(pyr) == 1
+    assert _brute_pairs(model.rules, {p: model.cards[p] for p in (2, 3, 5, 6)}) == 1
+
+
+def test_a_memo_too_wide_answers_with_an_upper_bound() -> None:
+    pyramid: list[str | None] = [None] * 21 + ["AS", "QS", "2H", "JH", "3D", "TD", "4C"]
+    model = Model.from_game(Game.from_position("relaxed", pyramid=pyramid, stock=[]))
+    table = PairTable(model, classes=False)
+    table.memo = {i: 0 for i in range(1 << 15)}  # full: nothing more is remembered
+    assert table.pairs(model.root[0] & PYRAMID_ALL) == 3  # 7 cards with mates, halved
+
+
+# -- the bounds against the plain search ------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ONE_PILE)
+def test_bounds_never_exceed_the_fewest_moves_on_deep_positions(name: str) -> None:
+    rules = RULES[name]
+    won = 0
+    for seed in range(40):
+        game = _deep_position(rules, seed)
+        rng = random.Random(seed)
+        for _ in range(3):
+            if game.is_over:
+                break
+            truth = reference(game)
+            if truth is not None:
+                won += 1
+                assert _bound(game) <= truth, (name, seed, str(game))
+            game.play(rng.choice(list(game.legal_moves)))
+    assert won >= 10
+
+
+@pytest.mark.parametrize("name", ONE_PILE)
+def test_shortest_lines_on_deep_positions_match_the_plain_search(name: str) -> None:
+    rules = RULES[name]
+    for seed in range(300, 330):
+        game = _deep_position(rules, seed)
+        truth = reference(game)
+        result = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
+        assert result.found is (truth is not None), (name, seed, str(game))
+        if truth is not None:
+            assert len(result.line) == truth, (name, seed, str(game))
+            trial = game.copy()
+            for move in result.line:
+                trial.play(move)
+            assert trial.status.value == "won"
+
+
+# -- the paired bound on hand-built positions -------------------------------------------
+
+
+def test_paired_bound_counts_the_cards_before_a_lonely_cards_partner() -> None:
+    # cheops: 5H pairs with 4, 5 or 6; the only one is under 9C, 9D and KS; each of those
+    # is a draw (one pass: no pyramid card takes them), so 1 removal + 3 draws
+    game = Game.from_position(
+        "cheops", pyramid=[None] * 27 + ["5H"], stock=["9C", "9D", "KS", "6C"]
+    )
+    assert _bound(game) == 4 == reference(game)
+
+
+def test_paired_bound_a_waste_partner_under_a_stuck_card_is_lost_without_a_redeal() -> None:
+    # cheops, one pass: 6C lies under 9C, which pairs with nothing left
+    game = Game.from_position(
+        "cheops", pyramid=[None] * 27 + ["5H"], wastes=[["6C", "9C"]], stock=["AD"]
+    )
+    model = Model.from_game(game)
+    board, lo, _, _, pno, _ = model.root
+    assert PairedBound(model).bound(board, lo, pno) >= 1 << 20
+    assert reference(game) is None
+
+
+# -- waste cards stuck till the redeal ---------------------------------------------------
+
+
+def test_a_waste_king_or_a_card_with_a_stock_partner_is_not_stuck() -> None:
+    # KD goes alone and 3D with the stock top TS: either way 8C is the waste top next
+    king = Game.from_position(
+        "relaxed", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "KD"]], stock=["2D"]
+    )
+    stock = Game.from_position(
+        "relaxed", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "3D"]], stock=["TS", "2C"]
+    )
+    for game in (king, stock):
+        assert _bound(game) == 2 == reference(game)
+
+
+def test_a_waste_card_with_no_partner_left_keeps_the_cards_under_it_till_the_redeal() -> None:
+    # 4D pairs with nothing left: 8C under it is reached after the redeal (a draw of 2D,
+    # the redeal, 5H+8C with 8C the stock top)
+    game = Game.from_position(
+        "relaxed", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "4D"]], stock=["2D"]
+    )
+    assert _bound(game) == 3 == reference(game)
