@@ -1,0 +1,229 @@
+"""Benchmark shortest mode (issue 20): deals FIRST..FIRST+COUNT-1 per preset, one core.
+
+Run: ``.venv/bin/python benchmarks/bench_shortest.py [--rules relaxed egypt ...]
+[--first 0] [--count 200] [--max-seconds 60] [--jsonl FILE]``. Each preset runs in a fresh
+process (so its peak memory is its own) and its deals one after another. Every deal is
+solved twice: in decision mode and in shortest mode, and the two verdicts must agree
+(``agree``: deals where both decided and said the same; any disagreement is printed and
+makes the exit status 1). Time is the CPU time of the solving process (``process_time``),
+and ``--max-seconds`` is a CPU-time limit per solve (an interval timer stops the solve; a
+wall-clock limit of ten times as much is a backstop), so figures stay comparable on a
+shared machine; the load average is printed at the start and the end, and should be quoted
+with every figure.
+
+Per preset it prints: deals, winnable % (either mode's verdict), ``unknown`` (shortest mode did
+not finish: no verdict, or a winning line not proved shortest), median / p90 / max / total
+seconds of shortest mode over all deals (a stopped solve counts its limit), median and
+total over the winnable deals, max nodes,
+peak memory (resident set, MB, of the process, which also ran the decision solves), and
+the agreement count; then each issue-20 target with ``met`` or ``NOT met``.
+
+Targets (issue 20; deals 0-199, one core, pure Python, solver CPU seconds):
+
+- ``relaxed --shortest`` on its winnable deals: total under 25 s and median under 0.1 s;
+  every deal decided; peak memory under 500 MB.
+- ``cheops`` and ``egypt --shortest``: every deal decided within 60 s, median under 0.5 s,
+  p90 under 3 s, max under 30 s.
+- ``medium``, ``easy``, ``hard``, ``apophis --shortest``: every deal decided, median under
+  0.1 s, max under 10 s.
+- Decision and shortest modes agree on every deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import resource
+import signal
+import statistics
+import sys
+import time
+from types import FrameType
+from typing import Any
+
+DEFAULT_RULES = ["relaxed", "medium", "easy", "hard", "cheops", "apophis", "egypt"]
+
+TARGETS: dict[str, dict[str, float]] = {
+    "relaxed": {"won_total": 25.0, "won_median": 0.1, "peak_mb": 500.0},
+    "cheops": {"median": 0.5, "p90": 3.0, "max": 30.0},
+    "egypt": {"median": 0.5, "p90": 3.0, "max": 30.0},
+    "medium": {"median": 0.1, "max": 10.0},
+    "easy": {"median": 0.1, "max": 10.0},
+    "hard": {"median": 0.1, "max": 10.0},
+    "apophis": {"median": 0.1, "max": 10.0},
+}
+"""Issue 20's limits per preset (seconds, or MB for ``peak_mb``); every preset must also
+decide every deal and agree with decision mode."""
+
+
+class CpuLimit(Exception):
+    """Raised by the interval timer when a solve has used its CPU seconds."""
+
+
+def _expire(signum: int, frame: FrameType | None) -> None:
+    raise CpuLimit
+
+
+def timed_solve(game: Any, shortest: bool, limit: float) -> dict[str, Any]:
+    """Solve ``game`` with a CPU-time limit of ``limit`` seconds; the verdict (``unknown``
+    when the limit was hit), whether the line is proved shortest, moves, nodes, CPU s."""
+    from pyramid_widget.solver import solve
+
+    signal.signal(signal.SIGPROF, _expire)
+    started = time.process_time()
+    try:
+        signal.setitimer(signal.ITIMER_PROF, limit)
+        try:
+            solution = solve(game, shortest=shortest, max_seconds=10 * limit)
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+    except CpuLimit:
+        return {"verdict": "unknown", "proved": False, "moves": 0, "nodes": 0, "cpu": limit}
+    cpu = time.process_time() - started
+    verdict = solution.verdict.value
+    return {
+        "verdict": verdict,
+        "proved": verdict != "unknown" and (solution.shortest or not shortest),
+        "moves": len(solution.moves),
+        "nodes": solution.nodes,
+        "cpu": round(cpu, 4),
+    }
+
+
+def run_rules(rules: str, first: int, count: int, limit: float) -> dict[str, Any]:
+    """Solve the deals under ``rules`` in this process, both modes; figures and records."""
+    from pyramid_widget import Game
+
+    records = []
+    for number in range(first, first + count):
+        decided = timed_solve(Game(rules, deal=number), False, limit)
+        fewest = timed_solve(Game(rules, deal=number), True, limit)
+        records.append(
+            {
+                "rules": rules,
+                "number": number,
+                "decision": decided["verdict"],
+                "decision_cpu": decided["cpu"],
+                "verdict": fewest["verdict"] if fewest["proved"] else "unknown",
+                "moves": fewest["moves"],
+                "nodes": fewest["nodes"],
+                "cpu": fewest["cpu"],
+            }
+        )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"rules": rules, "records": records, "peak_mb": peak}
+
+
+def figures(result: dict[str, Any]) -> dict[str, Any]:
+    """The table's numbers for one preset."""
+    records = result["records"]
+    times = sorted(r["cpu"] for r in records)
+    winnable = [r for r in records if "winnable" in (r["verdict"], r["decision"])]
+    won = sorted(r["cpu"] for r in winnable)
+    both = [r for r in records if "unknown" not in (r["verdict"], r["decision"])]
+    return {
+        "deals": len(records),
+        "win_pct": 100 * len(won) / len(records),
+        "unknown": sum(r["verdict"] == "unknown" for r in records),
+        "median": statistics.median(times),
+        "p90": times[min(len(times) - 1, int(0.9 * len(times)))],
+        "max": times[-1],
+        "total": sum(times),
+        "won_median": statistics.median(won) if won else 0.0,
+        "won_total": sum(won),
+        "max_nodes": max(r["nodes"] for r in records),
+        "peak_mb": result["peak_mb"],
+        "agree": sum(r["verdict"] == r["decision"] for r in both),
+        "compared": len(both),
+        "disagree": [r["number"] for r in both if r["verdict"] != r["decision"]],
+    }
+
+
+def row(rules: str, f: dict[str, Any]) -> str:
+    """One table row."""
+    return (
+        f"| {rules:<8} | {f['deals']:>5} | {f['win_pct']:>5.1f} | {f['unknown']:>7} | "
+        f"{f['median']:>8.3f} | {f['p90']:>7.3f} | {f['max']:>7.2f} | {f['total']:>8.1f} | "
+        f"{f['won_median']:>8.3f} | {f['won_total']:>8.1f} | {f['max_nodes']:>9} | "
+        f"{f['peak_mb']:>7.0f} | {f['agree']:>4}/{f['compared']:<4} |"
+    )
+
+
+HEADER = (
+    "| rules    | deals | win % | unknown | median s |   p90 s |   max s |  total s | "
+    "won med. | won tot. | max nodes | peak MB | agree     |\n"
+    "|----------|------:|------:|--------:|---------:|--------:|--------:|---------:|"
+    "---------:|---------:|----------:|--------:|-----------|"
+)
+
+
+CENSORED = ("max", "total", "won_total")
+"""Figures that a deal stopped at the CPU limit leaves too low (a median or p90 below the
+limit is exact: the stopped deals are the slowest either way)."""
+
+
+def verdicts(rules: str, f: dict[str, Any]) -> list[str]:
+    """Each issue-20 target of ``rules`` with ``met`` or ``NOT met``."""
+    lines = [
+        f"  every deal decided: {'met' if f['unknown'] == 0 else 'NOT met'} ({f['unknown']} unknown)",
+        f"  decision and shortest agree: {'met' if not f['disagree'] else 'NOT met'}",
+    ]
+    for key, limit in TARGETS.get(rules, {}).items():
+        if f["unknown"] and key in CENSORED:
+            shown = f"NOT met: {f['unknown']} deals hit the limit"
+        else:
+            shown = "met" if f[key] < limit else "NOT met"
+        lines.append(f"  {key} under {limit:g}: {shown} ({f[key]:.3f})")
+    return lines
+
+
+def load() -> str:
+    """The load average, as ``uptime`` shows it."""
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f}, {five:.2f}, {fifteen:.2f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark, print the table and the targets; 1 if the modes disagree."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rules", nargs="+", default=DEFAULT_RULES)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--max-seconds", type=float, default=60.0, help="CPU s per solve")
+    parser.add_argument("--jsonl", help="write one JSON line per deal to this file")
+    args = parser.parse_args(argv)
+    last = args.first + args.count - 1
+    print(f"shortest-mode benchmark, deals {args.first}..{last}, CPU limit {args.max_seconds:g} s")
+    print(f"load average at start: {load()}")
+    print(HEADER, flush=True)
+    context = multiprocessing.get_context("spawn")
+    notes: list[str] = []
+    status = 0
+    out = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
+    try:
+        for rules in args.rules:
+            with context.Pool(1) as pool:
+                result = pool.apply(run_rules, (rules, args.first, args.count, args.max_seconds))
+            f = figures(result)
+            print(row(rules, f), flush=True)
+            notes.append(f"{rules}:")
+            notes.extend(verdicts(rules, f))
+            if f["disagree"]:
+                status = 1
+                notes.append(f"  DISAGREEMENT on deals {f['disagree']}")
+            if out:
+                for record in result["records"]:
+                    out.write(json.dumps(record) + "\n")
+                out.flush()
+    finally:
+        if out:
+            out.close()
+    print(f"load average at end: {load()}")
+    print("\n".join(notes))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
