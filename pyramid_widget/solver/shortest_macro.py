@@ -50,7 +50,7 @@ Link = tuple[Key, int, int, int]
 """How a position was reached: the position before and the removal (a candidate)."""
 Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
 """The requirements of :meth:`Tables.extra` (see :meth:`Tables.groups`)."""
-Info = tuple[int, list[int], Groups | None, int]
+Info = tuple[int, list[int], Groups | None, int, int]
 """What :meth:`Tables.pyramid` keeps per pyramid mask."""
 
 
@@ -294,6 +294,9 @@ class Tables:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.pair_table = PairTable(model)
+        self.joint = PairTable(model, classes=False)
+        """The most pyramid pairs of all classes together (at most their sum)."""
+        self.class_list = [m & PYRAMID_ALL for m in model.class_list]
         """The most pyramid pairs per rank class (:class:`~.bounds.PairTable`)."""
         self.rank = [rank(c) if c >= 0 else 0 for c in model.cards]
         self.masks = model.rank_masks
@@ -317,7 +320,8 @@ class Tables:
         info = self.cache.get(pyr)
         if info is None:
             info = self.cache[pyr] = self.pyramid(pyr)
-        return info[0] + self.extra(board, lo, pno, info)
+        extra = self.extra(board, lo, pno, info)
+        return info[0] + (extra if extra > info[4] else info[4])
 
     def removals(self, board: int) -> int:
         """The removals still needed (:func:`pyramid_removals`), cached per pyramid."""
@@ -359,7 +363,9 @@ class Tables:
             if not needs[slot] & pyr:
                 lonely |= low
                 wanted.append((1, needs[slot] & deck))
-        return removals, base, self.groups(wanted), lonely
+        together = sum(best(pyr & m) for m in self.class_list)
+        delta = together - self.joint.pairs(pyr) if together > 1 else 0
+        return removals, base, self.groups(wanted), lonely, delta
 
     @staticmethod
     def groups(wanted: list[tuple[int, int]]) -> Groups | None:
@@ -581,6 +587,12 @@ def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
     pass), except the ones played with pyramid cards, which cost only what the allowance
     formula above says (:func:`_excess`, with ``d`` itself counted as played). The bound
     is the dearest card that must be played, so it never exceeds what a winning line spends.
+
+    Classes together. A pair made in one class can rule out one in another (each needs
+    a card of the other gone first), so the most pairs of all classes together ``P``
+    (:class:`~pyramid_widget.solver.bounds.PairTable` over the whole pyramid) can be below
+    the sum of the class maxima by ``D``; the classes then take at least ``D`` moves beyond
+    the removal bound, whatever the deck, and the extra moves are at least ``D``.
 
     It is not always consistent (a removal can change which cards must be played), so the
     search re-opens positions; see :func:`macro_a_star`.
