@@ -5,11 +5,16 @@ returned only when the solver found it and it wins when replayed on a copy of th
 "no line" only when the solver proved there is none; and :class:`UndecidedError` when it
 ran out of its time or node budget.
 
+:func:`winning_line` (what the widget's Solve plays) asks for a line with the fewest moves
+and returns it when the solver proves one within the budget, else the line the decision
+search found; the :class:`WinningLine` it returns says which (:meth:`WinningLine.describe`:
+"a shortest line, 41 moves" or "a winning line, 52 moves").
+
 >>> from pyramid_widget import Game
 >>> game = Game.from_position("hard", pyramid=[None] * 26 + ["5H", "8S"], stock=["KD"])
 >>> line = winning_line(game)
->>> [str(move) for move in line]
-['5H+8S']
+>>> [str(move) for move in line], line.describe()
+(['5H+8S'], 'a shortest line, 1 move')
 >>> replay_wins(game, line)
 True
 """
@@ -32,6 +37,7 @@ __all__ = [
     "SolverDisagreementError",
     "UndecidedError",
     "Verdict",
+    "WinningLine",
     "checked_solve",
     "first_position",
     "next_winning_move",
@@ -87,16 +93,48 @@ def first_position(game: Game) -> Game:
 
 @dataclass(frozen=True)
 class Answer:
-    """The solver's verdict on one position and, when winnable, a line checked by replay."""
+    """The solver's verdict on one position and, when winnable, a line checked by replay;
+    ``shortest`` says the line is proved to have the fewest moves."""
 
     verdict: Verdict
     moves: tuple[Move, ...]
+    shortest: bool = False
 
 
-def checked_solve(game: Game, max_seconds: float | None, max_nodes: int | None) -> Answer:
+class WinningLine(list[Move]):
+    """A winning line (a list of moves, so it is used like one) that knows whether it is
+    proved shortest.
+
+    >>> from pyramid_widget.engine.moves import Move
+    >>> line = WinningLine([Move.draw()] * 52, shortest=False)
+    >>> line.describe(), line == [Move.draw()] * 52
+    ('a winning line, 52 moves', True)
+    >>> WinningLine([Move.draw()] * 41, shortest=True).describe()
+    'a shortest line, 41 moves'
+    """
+
+    def __init__(self, moves: Sequence[Move] = (), *, shortest: bool) -> None:
+        super().__init__(moves)
+        self.shortest = shortest
+        """True when the solver proved that no line wins in fewer moves."""
+
+    def describe(self) -> str:
+        """Which line this is and its length, as the board says it."""
+        kind = "a shortest line" if self.shortest else "a winning line"
+        count = len(self)
+        return f"{kind}, {count} move" if count == 1 else f"{kind}, {count} moves"
+
+
+def checked_solve(
+    game: Game, max_seconds: float | None, max_nodes: int | None, *, shortest: bool = False
+) -> Answer:
     """Run the exact solver on a copy of ``game``; a winning line is checked by replay
-    (:class:`SolverDisagreementError` when it does not win)."""
-    solution = solver.solve(game.copy(), max_seconds=max_seconds, max_nodes=max_nodes)
+    (:class:`SolverDisagreementError` when it does not win). With ``shortest`` the solver
+    looks for a fewest-move line within the budget, and returns the decision line (with
+    ``Answer.shortest`` false) when it could not prove one in time."""
+    solution = solver.solve(
+        game.copy(), shortest=shortest, max_seconds=max_seconds, max_nodes=max_nodes
+    )
     text = str(getattr(solution.verdict, "value", solution.verdict))
     verdict = _VERDICTS.get(text)
     if verdict is None:
@@ -108,29 +146,43 @@ def checked_solve(game: Game, max_seconds: float | None, max_nodes: int | None) 
             f"the solver's winning line does not win when replayed ({game.rules.name}, "
             f"{len(game.history)} moves in): {line}"
         )
-    return Answer(verdict, moves)
+    return Answer(verdict, moves, verdict == "winnable" and bool(solution.shortest))
 
 
 def winning_line(
-    game: Game, *, max_seconds: float | None = INTERACTIVE_SECONDS, max_nodes: int | None = None
-) -> list[Move] | None:
+    game: Game,
+    *,
+    max_seconds: float | None = INTERACTIVE_SECONDS,
+    max_nodes: int | None = None,
+    shortest: bool = True,
+) -> WinningLine | None:
     """A winning line from the current position (``[]`` if already won), or ``None`` if the
     solver proved there is none. Raises :class:`UndecidedError` if it could not decide within
     ``max_seconds`` / ``max_nodes``.
+
+    With ``shortest`` (the default) the line has the fewest moves when the solver proves
+    that within the same budget, else it is the decision search's line; the
+    :class:`WinningLine` says which. ``shortest=False`` asks for the decision line alone
+    (faster; :func:`next_winning_move` uses it).
 
     >>> from pyramid_widget import Game
     >>> lone_queen = Game.from_position("hard", pyramid=[None] * 27 + ["QH"], stock=["2C"])
     >>> winning_line(lone_queen) is None
     True
+    >>> g = Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["8D", "4S"])
+    >>> winning_line(g).describe(), winning_line(g, max_nodes=3).describe()
+    ('a shortest line, 4 moves', 'a winning line, 4 moves')
     """
     if game.status is Status.WON:
-        return []
+        return WinningLine([], shortest=True)
     if game.is_over:
         return None
-    answer = checked_solve(game, max_seconds, max_nodes)
+    answer = checked_solve(game, max_seconds, max_nodes, shortest=shortest)
     if answer.verdict == "unknown":
         raise UndecidedError(undecided_text(max_seconds, max_nodes))
-    return list(answer.moves) if answer.verdict == "winnable" else None
+    if answer.verdict != "winnable":
+        return None
+    return WinningLine(answer.moves, shortest=answer.shortest)
 
 
 def next_winning_move(
@@ -144,7 +196,7 @@ def next_winning_move(
     >>> str(next_winning_move(Game.from_position("hard", pyramid=[None] * 27 + ["KD"])))
     'KD'
     """
-    line = winning_line(game, max_seconds=max_seconds, max_nodes=max_nodes)
+    line = winning_line(game, max_seconds=max_seconds, max_nodes=max_nodes, shortest=False)
     return line[0] if line else None
 
 

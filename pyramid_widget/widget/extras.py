@@ -33,7 +33,13 @@ from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import RuleSet
 from pyramid_widget.records.store import Records, Stats
-from pyramid_widget.solver.lines import next_winning_move, winning_line
+from pyramid_widget.solver.lines import (
+    INTERACTIVE_SECONDS,
+    UndecidedError,
+    WinningLine,
+    next_winning_move,
+    winning_line,
+)
 from pyramid_widget.solver.post_mortem import PostMortem, post_mortem
 from pyramid_widget.solver.truth import TruthReport, TruthWatcher
 from pyramid_widget.solver.winnable import search_winnable, winnable_deal
@@ -131,6 +137,9 @@ class Extras:
         self._lock = threading.Lock()
         self._post_mortem = ""
         self.truth: TruthValue = {}
+        self.solve_limits: tuple[float | None, int | None] = (INTERACTIVE_SECONDS, None)
+        """Seconds and positions one Solve may spend looking for a fewest-move line
+        (:meth:`winning_line`)."""
 
     @property
     def features(self) -> dict[str, bool]:
@@ -303,11 +312,30 @@ class Extras:
             return line[0] if line else None
         return next_winning_move(game)
 
-    def winning_line(self, game: Game) -> list[Move] | None:
-        """A winning line from ``game``'s position, ``None`` when it cannot be won (the truth
-        watcher's line when it already has one)."""
+    def winning_line(self, game: Game) -> WinningLine | None:
+        """What Solve plays: a line with the fewest moves from ``game``'s position when the
+        solver proves one within :attr:`solve_limits`, else the decision search's line
+        (:func:`~pyramid_widget.solver.lines.winning_line`; :meth:`WinningLine.describe
+        <pyramid_widget.solver.lines.WinningLine.describe>` says which); ``None`` when the
+        position cannot be won. When the truth watcher already proved the position lost,
+        that is the answer at once; when it holds a line and the solver cannot decide
+        within the limits, its line is played (not proved shortest).
+
+        >>> from pyramid_widget import Game
+        >>> g = Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["8D", "4S"])
+        >>> Extras(False, on_truth=print).winning_line(g).describe()
+        'a shortest line, 4 moves'
+        """
         known, line = self._known(game)
-        return line if known else winning_line(game)
+        if known and line is None:
+            return None
+        seconds, nodes = self.solve_limits
+        try:
+            return winning_line(game, max_seconds=seconds, max_nodes=nodes)
+        except UndecidedError:
+            if line is None:
+                raise
+            return WinningLine(line, shortest=False)
 
     def close(self) -> None:
         """Stop the truth watcher's thread."""

@@ -12,7 +12,11 @@ from typing import Any
 import pytest
 
 from pyramid_widget import Game
+from pyramid_widget.engine.moves import Move
+from pyramid_widget.errors import UndecidedError
 from pyramid_widget.records.store import Records
+from pyramid_widget.solver import solve
+from pyramid_widget.solver.lines import WinningLine, replay_wins
 from pyramid_widget.widget import PyramidWidget, extras
 from tests.support.browser import SHORT_DEAL
 
@@ -178,3 +182,78 @@ def test_a_loss_with_the_indicator_on_gets_a_post_mortem() -> None:
     assert "won" in w.truth["post_mortem"]
     assert w.post_mortem().detail == w.truth["post_mortem"]
     w.close()
+
+
+# -- Solve plays a fewest-move line and says which (issue 20) -------------------------------
+
+LONG_WAY = ("medium", 3)
+"""A deal whose decision line (59 moves) is much longer than its shortest line (37)."""
+
+
+def test_solve_plays_a_shortest_line_and_says_so() -> None:
+    rules, number = LONG_WAY
+    decision = solve(Game(rules, deal=number))
+    fewest = solve(Game(rules, deal=number), shortest=True)
+    assert fewest.shortest and len(fewest.moves) < len(decision.moves)
+    w = PyramidWidget(rules, deal=number, records=False)
+    line = w.solve(step_by_step=False)
+    assert isinstance(line, WinningLine) and line.shortest
+    assert len(line) == len(fewest.moves) and w.status == "won" and w.moves == len(line)
+    assert line.describe() == f"a shortest line, {len(fewest.moves)} moves"
+
+
+def test_solve_plays_the_decision_line_when_the_budget_runs_out() -> None:
+    """With a budget that ends right after the decision search, Solve plays its line and
+    says it is a winning line, not a shortest one."""
+    rules, number = LONG_WAY
+    decision = solve(Game(rules, deal=number))
+    ext = extras.Extras(False, on_truth=lambda value: None)
+    ext.solve_limits = (None, decision.nodes + 1)
+    line = ext.winning_line(Game(rules, deal=number))
+    assert line is not None and not line.shortest
+    assert line == decision.moves and replay_wins(Game(rules, deal=number), line)
+    assert line.describe() == f"a winning line, {len(decision.moves)} moves"
+
+
+def test_solve_uses_what_the_truth_watcher_knows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position the watcher proved lost is answered at once; when the solver cannot decide
+    within Solve's budget, the watcher's line is played as a winning line."""
+    game = Game(*LONG_WAY)
+    ext = extras.Extras(False, on_truth=lambda value: None)
+    known: tuple[bool, list[Move] | None] = (True, None)
+    monkeypatch.setattr(ext, "_known", lambda g: known)
+
+    def no_solver(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver ran on a position already proved lost")
+
+    monkeypatch.setattr(extras, "winning_line", no_solver)
+    assert ext.winning_line(game) is None
+    monkeypatch.undo()
+    watcher_line = list(solve(game).moves)
+    known = (True, watcher_line)
+    monkeypatch.setattr(ext, "_known", lambda g: known)
+    ext.solve_limits = (None, 1)
+    line = ext.winning_line(game)
+    assert line == watcher_line and line is not None and not line.shortest
+    known = (False, None)
+    with pytest.raises(UndecidedError):
+        ext.winning_line(game)
+
+
+def test_hints_keep_the_fast_decision_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second-level hint needs one move, not a proof of the fewest: it asks the solver
+    in decision mode only, and Solve asks for the fewest moves."""
+    from pyramid_widget import solver
+
+    real = solver.solve
+    asked: list[bool] = []
+
+    def spy(game: Game, **kwargs: Any) -> Any:
+        asked.append(bool(kwargs.get("shortest")))
+        return real(game, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", spy)
+    ext = extras.Extras(False, on_truth=lambda value: None)
+    game = Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["8D", "4S"])
+    assert ext.winning_move(game) is not None and asked == [False]
+    assert ext.winning_line(game) is not None and asked == [False, True]
