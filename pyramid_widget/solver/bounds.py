@@ -149,8 +149,9 @@ class PairedBound:
     ``A = n - 2P - 1``, ``u - z + ceil((z - A) / 2)``, least at ``z = y``
     (:func:`_passing`). Without stock top play the ``u`` cards and ``d`` are drawn, a move
     each, and ``d`` costs half a removal more when ``A < 0``. A waste card that has no partner left
-    in the pyramid or the stock and is no King going alone never leaves before a redeal,
-    so the cards under it are reached after one only; a waste card reached after a redeal
+    in the pyramid or the stock (but the last card, :func:`last_card`) and is no King
+    going alone never leaves before a redeal, so the cards under it are reached after one
+    only; a waste card reached after a redeal
     costs at least the redeal. The bound takes the dearest lonely card, each at its
     cheapest partner, so it never exceeds what a winning line spends.
     """
@@ -162,12 +163,12 @@ class PairedBound:
         self.passes = model.rules.passes
         self.lone = model.flags.lone_kings
         self.live_zones = model.flags.stock_waste
-        self.cache: dict[int, tuple[int, int, list[int], int]] = {}
-        """Per pyramid mask: removals, ``A``, the deck partners of each lonely card and the
-        deck cards with a partner in the pyramid."""
+        self.cache: dict[int, tuple[int, int, list[int], int, int]] = {}
+        """Per pyramid mask: removals, ``A``, the deck partners of each lonely card, the
+        deck cards with a partner in the pyramid and :func:`last_card`."""
 
-    def info(self, pyr: int) -> tuple[int, int, list[int], int]:
-        """``(removals, A, lonely, playable)`` for the pyramid mask ``pyr`` (see the
+    def info(self, pyr: int) -> tuple[int, int, list[int], int, int]:
+        """``(removals, A, lonely, playable, last)`` for the pyramid mask ``pyr`` (see the
         class)."""
         hit = self.cache.get(pyr)
         if hit is None:
@@ -187,7 +188,8 @@ class PairedBound:
             for s in range(model.deck_lo, model.deck_hi):
                 if needs[s] & pyr:
                     playable |= 1 << s
-            hit = self.cache[pyr] = (n - pairs, n - 2 * pairs - 1, lonely, playable)
+            last = last_card(model, pyr)
+            hit = self.cache[pyr] = (n - pairs, n - 2 * pairs - 1, lonely, playable, last)
         return hit
 
     def removals(self, board: int) -> int:
@@ -197,7 +199,7 @@ class PairedBound:
     def bound(self, board: int, lo: int, pno: int) -> int:
         """Removals still needed plus the extra moves (see the class)."""
         pyr = board & PYRAMID_ALL
-        removals, allow, lonely, playable = self.info(pyr)
+        removals, allow, lonely, playable, last = self.info(pyr)
         if not lonely:
             return removals
         deck = board ^ pyr
@@ -206,7 +208,7 @@ class PairedBound:
         redeal = waste and (self.passes is None or pno < self.passes)
         stuck = 0  # the waste cards under the highest one stuck till a redeal
         if waste:
-            needs, live, lone = self.model.needs, pyr | stock, self.lone
+            needs, live, lone = self.model.needs, (pyr | stock) & ~last, self.lone
             rest = waste
             while rest:
                 s = rest.bit_length() - 1
@@ -254,3 +256,29 @@ def _passing(passed: int, playable: int, allow: int) -> int:
     """
     z = playable.bit_count()
     return passed.bit_count() - z + ((z - allow + 1) // 2 if z > allow else 0)
+
+
+def last_card(model: Model, pyr: int) -> int:
+    """The card of the pyramid mask ``pyr`` that every other one covers through a chain
+    (``Model.chains``), as a one-bit mask, or 0 (the apex of a pyramid with no gaps).
+
+    It leaves last: the move that takes it wins. So a waste card ``u`` whose only partner
+    left in the pyramid or the stock is that card leaves, if ever, in the winning move, and
+    the cards under ``u`` are of no use before a redeal: the bounds treat ``u`` as stuck
+    for them (``u`` itself stays a partner of the last card).
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game("relaxed", deal=1)
+    >>> last_card(Model.from_game(g), PYRAMID_ALL)
+    1
+    >>> last_card(Model.from_game(g), 1 << 27 | 1 << 26)
+    0
+    """
+    chains = model.chains
+    rest = pyr
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if not pyr & ~low & ~chains[low.bit_length() - 1]:
+            return low
+    return 0

@@ -24,7 +24,7 @@ from typing import Any
 
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.engine.moves import Move
-from pyramid_widget.solver.bounds import PairedBound, PairTable
+from pyramid_widget.solver.bounds import PairedBound, PairTable, last_card
 from pyramid_widget.solver.macro import (
     MacroMove,
     _macro_move,
@@ -50,7 +50,7 @@ Link = tuple[Key, int, int, int]
 """How a position was reached: the position before and the removal (a candidate)."""
 Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
 """The requirements of :meth:`Tables.extra` (see :meth:`Tables.groups`)."""
-Info = tuple[int, list[int], Groups | None, int, int]
+Info = tuple[int, list[int], Groups | None, int, int, int]
 """What :meth:`Tables.pyramid` keeps per pyramid mask."""
 
 
@@ -365,7 +365,7 @@ class Tables:
                 wanted.append((1, needs[slot] & deck))
         together = sum(best(pyr & m) for m in self.class_list)
         delta = together - self.joint.pairs(pyr) if together > 1 else 0
-        return removals, base, self.groups(wanted), lonely, delta
+        return removals, base, self.groups(wanted), lonely, delta, last_card(self.model, pyr)
 
     @staticmethod
     def groups(wanted: list[tuple[int, int]]) -> Groups | None:
@@ -401,7 +401,7 @@ class Tables:
             return LOST
         if not groups:
             return drawn
-        costs = self.costs(board, lo, pno, info[1])
+        costs = self.costs(board, lo, pno, info[1], info[5])
         worst = drawn
         for e, get in groups:
             c = min(get(costs)) if e == 1 else sorted(get(costs))[e - 1]
@@ -450,7 +450,7 @@ class Tables:
                 acc += 1
         return out, acc, at
 
-    def costs(self, board: int, lo: int, pno: int, base: list[int]) -> list[int]:
+    def costs(self, board: int, lo: int, pno: int, base: list[int], last: int = 0) -> list[int]:
         """For each deck card on the board, the fewest extra moves spent before it is
         played with a pyramid card, counting its own (see :func:`extra_bound`); indexed by
         slot, :data:`LOST` for slots not on the board. ``at[k]`` is the index into the
@@ -460,7 +460,9 @@ class Tables:
         walk after the redeal (bottom up) stops where it can no longer win: both walks only
         add (:data:`STEP` is 0 or 1, :data:`OWN` too), so once its total so far is above the
         top-down walk's total before this card, every card from here up is cheaper from the
-        top."""
+        top. ``last``: the pyramid card every other one covers (:func:`.bounds.last_card`),
+        if any: a waste card whose only partner left is that one stays till the redeal
+        as far as the cards under it go."""
         ranks = self.rank
         stock = board >> lo << lo
         pyr_stock = board & PYRAMID_ALL | stock  # pyramid slots < 28 <= lo: no overlap
@@ -476,7 +478,7 @@ class Tables:
         before = self.before  # the top-down walk's total before each waste card
         total = 0
         rest = waste
-        needs, lone = self.model.needs, self.lone
+        needs, lone, live = self.model.needs, self.lone, pyr_stock & ~last
         while rest:  # the waste from its top, each card above removed first
             s = rest.bit_length() - 1
             rest ^= 1 << s
@@ -484,7 +486,7 @@ class Tables:
             i = at[k]
             before[s] = total
             out[s] = total + OWN[i]
-            if not needs[s] & pyr_stock and not lone >> s & 1:  # stuck till the redeal
+            if not needs[s] & live and not lone >> s & 1:  # stuck till the redeal
                 while rest:  # so the cards under it are reached only after one
                     s = rest.bit_length() - 1
                     rest ^= 1 << s
@@ -578,15 +580,19 @@ def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
     where the rule set allows it, else after being drawn), and ``d`` itself drawn unless the
     stock top is available; if ``d`` is in the waste, either every waste card above it was
     removed, or the stock was run out, the waste redealt (one move) and every card before
-    ``d`` in the new pass drawn or removed. A waste card with no partner left in the pyramid
-    or the stock (where the stock top pairs with the waste top) that is no King going alone
-    stays on the waste till the next redeal (waste cards never pair with each other: one
-    pile has one top), so the cards under it are reached after a redeal only. Each of those cards costs a move of its own (a
+    ``d`` in the new pass drawn or removed. Each of those cards costs a move of its own (a
     draw; or a removal, which takes at most one card of the stock and one of the waste, so
     a waste card that may leave with a stock card of this pass is not counted in the new
     pass), except the ones played with pyramid cards, which cost only what the allowance
     formula above says (:func:`_excess`, with ``d`` itself counted as played). The bound
     is the dearest card that must be played, so it never exceeds what a winning line spends.
+
+    Stuck waste cards. A waste card that is no King going alone and has no partner left in
+    the pyramid or the stock (where the stock top pairs with the waste top) stays on the
+    waste till the next redeal (waste cards never pair with each other: one pile has one
+    top), so the cards under it are reached after a redeal only. The same holds when its
+    only partner left is the last card (:func:`~pyramid_widget.solver.bounds.last_card`):
+    it can then leave only in the winning move, after which nothing under it is of use.
 
     Classes together. A pair made in one class can rule out one in another (each needs
     a card of the other gone first), so the most pairs of all classes together ``P``

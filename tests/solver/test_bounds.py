@@ -204,3 +204,20 @@ def test_a_waste_card_with_no_partner_left_keeps_the_cards_under_it_till_the_red
         "relaxed", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "4D"]], stock=["2D"]
     )
     assert _bound(game) == 3 == reference(game)
+
+
+def test_a_waste_card_whose_only_partner_is_the_last_card_keeps_the_cards_under_it() -> None:
+    # AH pairs only with the apex QD, which 5H covers: AH can leave only in the winning
+    # move, so 8C under it comes back after the redeal (redeal, 5H+8C, AH+QD)
+    pyramid: list[str | None] = ["QD", "5H"] + [None] * 26
+    game = Game.from_position("relaxed", pyramid=pyramid, wastes=[["8C", "AH"]], stock=[])
+    assert _bound(game) == 3 == reference(game)
+    # cheops, one pass: 2H pairs only with the apex 3D, so 6C under it is no partner for
+    # 5H; 4S is, behind 9C and TD (draw, TD+9C, 5H+4S, 2H+3D)
+    cheops = Game.from_position(
+        "cheops",
+        pyramid=["3D", "5H"] + [None] * 26,
+        wastes=[["6C", "2H"]],
+        stock=["9C", "TD", "4S"],
+    )
+    assert _bound(cheops) == 4 == reference(cheops)
