@@ -71,7 +71,7 @@ def timed_solve(game: Any, shortest: bool, limit: float) -> dict[str, Any]:
     when the limit was hit), whether the line is proved shortest, moves, nodes, CPU s."""
     from pyramid_widget.solver import solve
 
-    signal.signal(signal.SIGPROF, _expire)
+    before = signal.signal(signal.SIGPROF, _expire)
     started = time.process_time()
     try:
         signal.setitimer(signal.ITIMER_PROF, limit)
@@ -79,6 +79,7 @@ def timed_solve(game: Any, shortest: bool, limit: float) -> dict[str, Any]:
             solution = solve(game, shortest=shortest, max_seconds=10 * limit)
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, before)
     except CpuLimit:
         return {"verdict": "unknown", "proved": False, "moves": 0, "nodes": 0, "cpu": limit}
     cpu = time.process_time() - started

@@ -1,0 +1,60 @@
+"""The shortest-mode benchmark (``benchmarks/bench_shortest.py``, issue 20): its CPU-time
+limit stops a solve, a stopped solve counts as undecided, and a target that a stopped deal
+leaves unproved is never reported as met."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from pyramid_widget import Game
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_shortest.py"
+
+
+def load_bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_shortest", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_shortest", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def record(number: int, verdict: str, decision: str, cpu: float) -> dict[str, Any]:
+    return {"number": number, "verdict": verdict, "decision": decision, "cpu": cpu, "nodes": 9}
+
+
+def test_the_cpu_limit_stops_a_solve_and_a_quick_one_finishes() -> None:
+    bench = load_bench()
+    stopped = bench.timed_solve(Game("hard", deal=115), False, 0.005)  # about 44k nodes
+    assert stopped["verdict"] == "unknown" and not stopped["proved"]
+    done = bench.timed_solve(
+        Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["8D", "4S"]),
+        True,
+        5.0,
+    )
+    assert done["verdict"] == "winnable" and done["proved"] and done["moves"] == 4
+
+
+def test_figures_count_agreement_and_never_call_a_stopped_run_fast() -> None:
+    bench = load_bench()
+    records = [
+        record(0, "winnable", "winnable", 0.05),
+        record(1, "unwinnable", "unwinnable", 0.01),
+        record(2, "unknown", "winnable", 60.0),
+        record(3, "unwinnable", "winnable", 0.02),
+    ]
+    f = bench.figures({"records": records, "peak_mb": 40.0})
+    assert f["unknown"] == 1 and f["win_pct"] == 75.0
+    assert (f["agree"], f["compared"], f["disagree"]) == (2, 3, [3])
+    lines = "\n".join(bench.verdicts("apophis", f))
+    assert "every deal decided: NOT met" in lines
+    assert "decision and shortest agree: NOT met" in lines
+    assert "max under 10: NOT met: 1 deals hit the limit" in lines
+    assert "median under 0.1: met" in lines  # 0.035: the stopped deal is the slowest anyway
+    quick = bench.figures({"records": records[:2], "peak_mb": 40.0})
+    assert "max under 10: met" in "\n".join(bench.verdicts("apophis", quick))
