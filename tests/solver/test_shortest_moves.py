@@ -105,3 +105,14 @@ def test_removal_bound_counts_cell_moves(
     truth = reference(game)
     assert truth is not None and bound <= truth
     assert len(solve(game, shortest=True).moves) == truth
+
+
+def test_deal_bound_when_every_card_must_go_is_the_whole_stock() -> None:
+    """Under ``apophis`` every stock card must be dealt, ``draw_count`` a draw: the bound is
+    the stock dealt out, and still never more than the true fewest moves minus removals."""
+    rules = RULES["apophis"]
+    for seed in range(40):
+        game = long_stock_position(rules, seed)
+        model = Model.from_game(game).for_shortest()
+        stock = len(game.stock)
+        assert deal_bound(model, model.root) == -(-stock // rules.draw_count), seed
