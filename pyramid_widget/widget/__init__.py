@@ -53,6 +53,7 @@ from pyramid_widget.errors import (
     RecordsError,
     Refusal,
 )
+from pyramid_widget.solver.lines import WinningLine
 from pyramid_widget.solver.post_mortem import PostMortem
 from pyramid_widget.widget.board import board_state, how_to_play, why_unavailable
 from pyramid_widget.widget.extras import Extras, RecordsUpdate
@@ -681,7 +682,8 @@ class PyramidWidget(anywidget.AnyWidget):
         with self.hold_sync():
             self.autoplay = [str(m) for m in line]
             self.highlight = _highlight(line[0]) if line else []
-            self.show_message(f"Solving: {_moves_text(len(line))} to go.", "hint")
+            what = line.describe() if isinstance(line, WinningLine) else _moves_text(len(line))
+            self.show_message(f"Solving: {what}.", "hint")
 
     def stop_solving(self) -> None:
         """Stop the solver's line (and any solve still thinking); the moves played stay."""

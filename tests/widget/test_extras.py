@@ -257,3 +257,16 @@ def test_hints_keep_the_fast_decision_line(monkeypatch: pytest.MonkeyPatch) -> N
     game = Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["8D", "4S"])
     assert ext.winning_move(game) is not None and asked == [False]
     assert ext.winning_line(game) is not None and asked == [False, True]
+
+
+def test_the_board_says_which_line_solve_plays() -> None:
+    """Step by step, the board's first words name the line: shortest, or merely winning."""
+    rules, number = LONG_WAY
+    w = PyramidWidget(rules, deal=number, records=False)
+    line = w.solve()
+    assert line is not None and w.autoplay == [str(m) for m in line]
+    assert w.message == f"Solving: a shortest line, {len(line)} moves."
+    w = PyramidWidget(rules, deal=number, records=False)
+    w._extras.solve_limits = (None, solve(Game(rules, deal=number)).nodes + 1)
+    line = w.solve()
+    assert line is not None and w.message == f"Solving: a winning line, {len(line)} moves."
