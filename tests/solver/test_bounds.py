@@ -15,9 +15,9 @@ from pyramid_widget import Game, RuleSet
 from pyramid_widget.engine.layout import COVERED_BY, SIZE
 from pyramid_widget.solver.bounds import PairedBound, PairTable
 from pyramid_widget.solver.model import PYRAMID_ALL, Model
-from pyramid_widget.solver.search import Budget
-from pyramid_widget.solver.shortest_macro import _bound_functions, macro_a_star
+from pyramid_widget.solver.shortest_macro import _bound_functions
 from tests.solver.test_exhaustive import RULES, reference
+from tests.solver.test_shortest_macro import check_a_star_against_plain_search
 
 ONE_PILE = ["easy", "medium", "hard", "relaxed", "cheops", "unlimited", "stall-2", "cheops-kings"]
 
@@ -147,16 +147,7 @@ def test_bounds_never_exceed_the_fewest_moves_on_deep_positions(name: str) -> No
 def test_shortest_lines_on_deep_positions_match_the_plain_search(name: str) -> None:
     rules = RULES[name]
     for seed in range(300, 330):
-        game = _deep_position(rules, seed)
-        truth = reference(game)
-        result = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
-        assert result.found is (truth is not None), (name, seed, str(game))
-        if truth is not None:
-            assert len(result.line) == truth, (name, seed, str(game))
-            trial = game.copy()
-            for move in result.line:
-                trial.play(move)
-            assert trial.status.value == "won"
+        check_a_star_against_plain_search(_deep_position(rules, seed), (name, seed))
 
 
 # -- the paired bound on hand-built positions -------------------------------------------

@@ -158,20 +158,25 @@ def test_bound_never_exceeds_the_fewest_moves(name: str) -> None:
             game.play(rng.choice(moves))
 
 
+def check_a_star_against_plain_search(game: Game, label: object) -> None:
+    """The A* with no ceiling finds a line exactly when the plain search does, of the plain
+    search's (fewest) length, and the line wins when replayed on the engine."""
+    truth = reference(game)
+    result = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
+    assert result.found is (truth is not None), (label, str(game))
+    if truth is not None:
+        assert len(result.line) == truth, (label, str(game))
+        trial = game.copy()
+        for move in result.line:
+            trial.play(move)
+        assert trial.status.value == "won"
+
+
 @pytest.mark.parametrize("name", ONE_PILE)
 def test_search_with_no_ceiling_matches_the_plain_search(name: str) -> None:
     rules = RULES[name]
     for seed in range(200, 240):
-        game = small_position(rules, seed)
-        truth = reference(game)
-        result = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
-        assert result.found is (truth is not None), (name, seed, str(game))
-        if truth is not None:
-            assert len(result.line) == truth
-            trial = game.copy()
-            for move in result.line:
-                trial.play(move)
-            assert trial.status.value == "won"
+        check_a_star_against_plain_search(small_position(rules, seed), (name, seed))
 
 
 # -- dominance --------------------------------------------------------------------------
