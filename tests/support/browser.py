@@ -189,6 +189,23 @@ def open_harness(page: Any, server: StaticServer, widget: Any, **options: Any) -
     page.evaluate("([s, o]) => window.harness.start(s, o)", [widget_state(widget), dict(options)])
 
 
+#: Every pyramid card on a harness page (or any board page).
+PYRAMID = ".pyr-card[data-zone='pyramid']"
+
+
+def harness_card(page: Any, card_id: str, view: int = 0) -> Any:
+    """The card ``card_id`` (in any zone) in view ``view`` of the harness page."""
+    return page.locator(f".view[data-view='{view}'] .pyr-card[data-id='{card_id}'][data-zone]")
+
+
+def show_in_harness(page: Any, server: StaticServer, widget: Any, **options: Any) -> Any:
+    """Bridge ``widget`` to the harness page, render it and wait for its pyramid; returns it."""
+    bridge(page, widget)
+    open_harness(page, server, widget, **options)
+    page.wait_for_selector(PYRAMID)
+    return widget
+
+
 # -- level 3: a real JupyterLab ---------------------------------------------------------------
 
 

@@ -21,12 +21,19 @@ from pyramid_widget import PRESETS, Game
 from pyramid_widget.records.store import Records
 from pyramid_widget.solver.lines import checked_solve
 from pyramid_widget.widget import PyramidWidget
-from tests.support.browser import SHORT_DEAL, StaticServer, bridge, open_harness, screenshot
+from tests.support.browser import (
+    PYRAMID,
+    SHORT_DEAL,
+    StaticServer,
+    harness_card,
+    open_harness,
+    screenshot,
+    show_in_harness,
+)
 
 # No xdist group: harness pages need no server of their own, so they spread over the workers.
 pytestmark = [pytest.mark.browser]
 
-PYRAMID = ".pyr-card[data-zone='pyramid']"
 DECK = ".pyr-slot[data-zone='stock'] .pyr-slot-face"
 GOLD = "rgb(255, 207, 64)"
 #: A position lost after one draw (5 + 9 never pair, the 2 does not help).
@@ -35,17 +42,6 @@ LOST_AFTER_A_DRAW = {"pyramid": [None] * 26 + ["5H", "9C"], "stock": ["2D"]}
 
 #: The board's top within the felt (page scrolling aside).
 OFFSET = "document.querySelector('.pyr-board').getBoundingClientRect().top - document.querySelector('.pyr-felt').getBoundingClientRect().top"
-
-
-def card(page: Any, card_id: str, view: int = 0) -> Any:
-    return page.locator(f".view[data-view='{view}'] .pyr-card[data-id='{card_id}'][data-zone]")
-
-
-def show(page: Any, server: StaticServer, w: PyramidWidget, **options: Any) -> PyramidWidget:
-    bridge(page, w)
-    open_harness(page, server, w, **options)
-    page.wait_for_selector(PYRAMID)
-    return w
 
 
 def wait_for(predicate: Any, page: Any, timeout: float = 60.0) -> None:
@@ -68,7 +64,7 @@ def style(locator: Any, prop: str) -> str:
 def test_item2_a_click_on_the_stock_draws_under_every_preset(
     page: Any, static_server: StaticServer, preset: str
 ) -> None:
-    w = show(page, static_server, PyramidWidget(preset, deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget(preset, deal=7, records=False))
     before = w.board["stock_count"]
     page.locator(DECK).click()
     expect(page.locator(".pyr-moves")).to_have_text("1")
@@ -78,11 +74,11 @@ def test_item2_a_click_on_the_stock_draws_under_every_preset(
     if rules.stock_face_up or rules.stock_top_available:
         top = next(c for c in w.board["cards"] if c["zone"] == "stock")
         deck = page.locator(DECK).bounding_box()
-        box = card(page, top["id"]).bounding_box()
+        box = harness_card(page, top["id"]).bounding_box()
         assert box["x"] >= deck["x"] + deck["width"] - 1, "the stock top lies beside the deck"
-        card(page, top["id"]).click()
+        harness_card(page, top["id"]).click()
         if top["available"]:
-            expect(card(page, top["id"])).to_have_class(re.compile(r"\bis-selected\b"))
+            expect(harness_card(page, top["id"])).to_have_class(re.compile(r"\bis-selected\b"))
         else:
             expect(page.locator(".pyr-message")).to_contain_text("not available")
         assert w.moves == 1  # touching the card never draws
@@ -96,19 +92,19 @@ def test_item2_a_click_on_the_stock_draws_under_every_preset(
 def test_item3_the_selection_stays_visible_under_the_mouse(
     page: Any, static_server: StaticServer
 ) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
-    qs = card(page, "QS")
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    qs = harness_card(page, "QS")
     qs.click()  # the mouse stays over the card
     expect(qs).to_have_class(re.compile(r"\bis-selected\b"))
     assert style(qs, "outlineStyle") == "solid" and style(qs, "outlineColor") == GOLD
-    card(page, "AH").hover()
-    assert style(card(page, "AH"), "outlineStyle") == "none"  # hover is not selection
+    harness_card(page, "AH").hover()
+    assert style(harness_card(page, "AH"), "outlineStyle") == "none"  # hover is not selection
     qs.hover()
     assert style(qs, "outlineColor") == GOLD
     screenshot(page.locator(".view"), "issue15-item3-selected-under-mouse-after")
     w.hint()
     page.evaluate("s => window.harness.update(s)", {"highlight": w.highlight})
-    hinted = card(page, w.highlight[0])
+    hinted = harness_card(page, w.highlight[0])
     expect(hinted).to_have_class(re.compile(r"\bis-hint\b"))
     if w.highlight[0] != "QS":
         assert style(hinted, "outlineStyle") == "none"  # a hint is not a selection
@@ -121,24 +117,24 @@ def test_item3_the_selection_stays_visible_under_the_mouse(
 def test_item4_a_refused_touch_moves_or_clears_the_selection(
     page: Any, static_server: StaticServer
 ) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
     selected = page.locator(".pyr-card.is-selected")
-    card(page, "QC").click()
-    card(page, "5C").click()  # covered: says why and clears the selection
+    harness_card(page, "QC").click()
+    harness_card(page, "5C").click()  # covered: says why and clears the selection
     expect(page.locator(".pyr-message")).to_contain_text("covered")
     expect(selected).to_have_count(0)
-    card(page, "QC").click()
-    card(page, "AC").click()  # the right pair now goes
-    expect(card(page, "AC")).to_have_count(0)
+    harness_card(page, "QC").click()
+    harness_card(page, "AC").click()  # the right pair now goes
+    expect(harness_card(page, "AC")).to_have_count(0)
     assert w.moves == 1
-    card(page, "TD").click()
-    card(page, "4H").click()  # refused: 4H, available, becomes the selection
+    harness_card(page, "TD").click()
+    harness_card(page, "4H").click()  # refused: 4H, available, becomes the selection
     expect(page.locator(".pyr-message")).to_have_text("4 + 10 = 14, not 13.")
     expect(selected).to_have_count(1)
-    expect(card(page, "4H")).to_have_class(re.compile(r"\bis-selected\b"))
+    expect(harness_card(page, "4H")).to_have_class(re.compile(r"\bis-selected\b"))
     page.keyboard.press("Escape")
     expect(selected).to_have_count(0)
-    card(page, "QS").click()
+    harness_card(page, "QS").click()
     felt = page.locator(".pyr-felt").bounding_box()
     page.mouse.click(felt["x"] + 12, felt["y"] + felt["height"] / 2)  # empty felt
     expect(selected).to_have_count(0)
@@ -152,7 +148,9 @@ def test_item5_a_solved_game_is_assisted_and_never_a_win(
     page: Any, static_server: StaticServer, tmp_path: Path
 ) -> None:
     records = Records(tmp_path / "records.sqlite3")
-    w = show(page, static_server, PyramidWidget("medium", deal=SHORT_DEAL, records=records))
+    w = show_in_harness(
+        page, static_server, PyramidWidget("medium", deal=SHORT_DEAL, records=records)
+    )
     page.locator(".pyr-speed").select_option("fast")
     page.locator(".pyr-toolbar [data-action='solve']").click()
     expect(page.locator(".pyr-banner")).to_contain_text("You won!", timeout=120_000)
@@ -175,7 +173,7 @@ def test_item6_winnable_deals_only_under_hard_with_a_remembered_deal(
 ) -> None:
     w = PyramidWidget("hard", deal=5, records=False)
     w.winnable_start = 100  # deals 100..108 are not winnable under hard, 109 is
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     page.locator(".pyr-toolbar [data-action='new']").click()
     page.locator(".pyr-rules-select").select_option("hard")
     page.locator(".pyr-deal-input").fill("5")
@@ -196,18 +194,18 @@ def test_item6_winnable_deals_only_under_hard_with_a_remembered_deal(
 
 def test_item7_messages_are_seen_and_go_when_stale(page: Any, static_server: StaticServer) -> None:
     page.set_viewport_size({"width": 1000, "height": 560})
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
     page.locator(".pyr-toolbar [data-action='help']").click()
     board_top = page.evaluate(OFFSET)
-    card(page, "TD").click()
-    card(page, "4H").click()
+    harness_card(page, "TD").click()
+    harness_card(page, "4H").click()
     message = page.locator(".pyr-message")
     expect(message).to_have_text("4 + 10 = 14, not 13.")
     box = message.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= 560, "the message is in view"
     assert page.evaluate(OFFSET) == board_top  # it moved nothing
     screenshot(page, "issue15-item7-message-with-panel-after")
-    card(page, "QS").dispatch_event("pointerdown", {"button": 0})
+    harness_card(page, "QS").dispatch_event("pointerdown", {"button": 0})
     expect(message).to_have_class(re.compile(r"\bis-empty\b"))  # a new touch: stale error goes
     page.keyboard.press("Escape")
     page.locator(".pyr-toolbar [data-action='pause']").click()
@@ -236,7 +234,7 @@ def test_item7_messages_are_seen_and_go_when_stale(page: Any, static_server: Sta
 
 
 def test_item8_keyboard_one_tab_stop_and_focus_kept(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
     assert page.locator(".pyr-board [tabindex='0']").count() == 1
     page.locator(".pyr-toolbar [data-action='help']").focus()
     page.keyboard.press("Tab")
@@ -255,11 +253,11 @@ def test_item8_keyboard_one_tab_stop_and_focus_kept(page: Any, static_server: St
         )
         assert node[1], f"focus on a card that cannot be played: {node[0]}"
     screenshot(page.locator(".view"), "issue15-item8-focus-waste-after")
-    card(page, "QC").focus()
+    harness_card(page, "QC").focus()
     page.keyboard.press("Enter")
-    card(page, "AC").focus()
+    harness_card(page, "AC").focus()
     page.keyboard.press("Enter")
-    expect(card(page, "AC")).to_have_count(0)
+    expect(harness_card(page, "AC")).to_have_count(0)
     page.wait_for_timeout(300)
     after = page.evaluate(
         "[document.activeElement.dataset.zone || '', document.activeElement.classList.contains('is-available')]"
@@ -279,7 +277,7 @@ def test_item8_keyboard_one_tab_stop_and_focus_kept(page: Any, static_server: St
 
 
 def test_item9_the_clock_is_fair(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
     time_el = page.locator(".view[data-view='0'] .pyr-time")
     page.wait_for_timeout(1600)
     expect(time_el).to_have_text("0:00")  # no move yet: no time
@@ -316,7 +314,7 @@ def _secs(text: str) -> int:
 
 
 def test_item10_the_rules_are_on_the_board(page: Any, static_server: StaticServer) -> None:
-    show(page, static_server, PyramidWidget("cheops", deal=7, records=False))
+    show_in_harness(page, static_server, PyramidWidget("cheops", deal=7, records=False))
     page.locator(".pyr-toolbar [data-action='help']").click()
     how = page.locator(".pyr-help .pyr-how")
     expect(how).to_contain_text("same or adjacent rank")
@@ -339,7 +337,7 @@ def test_item11_the_lost_banner_offers_the_post_mortem(
 ) -> None:
     w = PyramidWidget("hard", deal=7, records=False)
     w.load(Game.from_position("hard", **LOST_AFTER_A_DRAW))
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     page.locator(DECK).click()
     banner = page.locator(".pyr-banner")
     expect(banner).to_contain_text("No more moves")
@@ -355,7 +353,9 @@ def test_item11_the_lost_banner_offers_the_post_mortem(
 
 
 def test_item12_solve_stops_and_steps(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=SHORT_DEAL, records=False))
+    w = show_in_harness(
+        page, static_server, PyramidWidget("medium", deal=SHORT_DEAL, records=False)
+    )
     page.locator(".pyr-speed").select_option("step")
     wait_for(lambda: w.solve_speed == "step", page, 10)
     solve = page.locator(".pyr-toolbar [data-action='solve']")
@@ -387,7 +387,7 @@ def test_item13_solve_does_not_block_the_board(page: Any, static_server: StaticS
         return slow_line(game)
 
     w._extras.winning_line = slow  # type: ignore[method-assign]
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     start = time.monotonic()
     page.locator(".pyr-toolbar [data-action='solve']").click()
     page.locator(".pyr-toolbar [data-action='pause']").click()
@@ -404,7 +404,7 @@ def test_item14_banner_dismiss_no_grey_redeal_grammar_short_labels(
 ) -> None:
     w = PyramidWidget("hard", deal=7, records=False)
     w.load(Game.from_position("hard", **LOST_AFTER_A_DRAW))
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     page.locator(DECK).click()
     banner = page.locator(".pyr-banner")
     expect(banner.locator(".pyr-banner-figures")).to_contain_text("1 move ·")
@@ -412,7 +412,7 @@ def test_item14_banner_dismiss_no_grey_redeal_grammar_short_labels(
     expect(page.locator(".pyr-slot[data-zone='stock'] .pyr-caption")).to_have_text("No redeals")
     banner.locator("[data-action='dismiss']").click()
     expect(banner).to_be_hidden()
-    expect(card(page, "5H")).to_be_visible()
+    expect(harness_card(page, "5H")).to_be_visible()
     page.locator(".pyr-toolbar [data-action='new']").click()
     page.locator(".pyr-deal-input").fill("not a deal")
     page.locator("[data-action='deal']").click()
@@ -448,13 +448,13 @@ def test_item14_narrow_columns_stay_usable(page: Any, static_server: StaticServe
 def test_also_the_live_region_announces_moves_politely_never_the_clock(
     page: Any, static_server: StaticServer
 ) -> None:
-    show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
     assert page.locator("[aria-live='assertive'], [role='alert']:not([hidden])").count() == 0
     in_live = page.evaluate(
         "!!document.querySelector('.pyr-time').closest('[aria-live], [role=status], [role=alert]')"
     )
     assert not in_live, "the ticking clock is inside a live region"
-    card(page, "TD").click()
-    card(page, "4H").click()
+    harness_card(page, "TD").click()
+    harness_card(page, "4H").click()
     live = page.locator(".pyr-root [aria-live='polite'][role='status']")
     expect(live).to_have_text("4 + 10 = 14, not 13.")

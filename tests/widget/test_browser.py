@@ -10,30 +10,25 @@ from playwright.sync_api import expect
 
 from pyramid_widget import PRESETS, Game
 from pyramid_widget.widget import PyramidWidget
-from tests.support.browser import SHORT_DEAL, StaticServer, bridge, open_harness, push, screenshot
+from tests.support.browser import (
+    PYRAMID,
+    SHORT_DEAL,
+    StaticServer,
+    harness_card,
+    push,
+    screenshot,
+    show_in_harness,
+)
 
 # No xdist group: harness pages need no server of their own, so they spread over the workers.
 pytestmark = [pytest.mark.browser]
-
-PYRAMID = ".pyr-card[data-zone='pyramid']"
-
-
-def card(page: Any, card_id: str, view: int = 0) -> Any:
-    return page.locator(f".view[data-view='{view}'] .pyr-card[data-id='{card_id}'][data-zone]")
-
-
-def show(page: Any, server: StaticServer, w: PyramidWidget, **options: Any) -> PyramidWidget:
-    bridge(page, w)
-    open_harness(page, server, w, **options)
-    page.wait_for_selector(PYRAMID)
-    return w
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_preset_renders_from_a_fixed_deal(
     page: Any, static_server: StaticServer, preset: str
 ) -> None:
-    w = show(page, static_server, PyramidWidget(preset, deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget(preset, deal=7, records=False))
     w.draw()
     push(page, w)
     expect(page.locator(PYRAMID)).to_have_count(28)
@@ -42,7 +37,7 @@ def test_every_preset_renders_from_a_fixed_deal(
     assert sorted(got) == want
     tops = [c["id"] for c in w.board["cards"] if c["zone"] == "waste" and c["depth"] == 0]
     for top in tops:
-        expect(card(page, top)).to_have_class(_has("is-available"))
+        expect(harness_card(page, top)).to_have_class(_has("is-available"))
     expect(page.locator(".pyr-slot[data-zone='waste']")).to_have_count(len(w.game.wastes))
     expect(page.locator(".pyr-slot[data-zone='cell']")).to_have_count(w.game.rules.cells)
     expect(page.locator(".pyr-stock-count")).to_have_text(str(len(w.game.stock)))
@@ -59,15 +54,15 @@ def _has(cls: str) -> Any:
 
 
 def test_click_play_select_then_partner(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
     page.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
-    expect(card(page, "AH")).to_have_attribute("data-zone", "pyramid")
+    expect(harness_card(page, "AH")).to_have_attribute("data-zone", "pyramid")
     expect(page.locator(".pyr-stock-count")).to_have_text("23")
-    card(page, "QS").click()
-    expect(card(page, "QS")).to_have_class(_has("is-selected"))
-    card(page, "AH").click()
-    expect(card(page, "QS")).to_have_attribute("data-zone", "discard")
-    expect(card(page, "AH")).to_have_count(0)
+    harness_card(page, "QS").click()
+    expect(harness_card(page, "QS")).to_have_class(_has("is-selected"))
+    harness_card(page, "AH").click()
+    expect(harness_card(page, "QS")).to_have_attribute("data-zone", "discard")
+    expect(harness_card(page, "AH")).to_have_count(0)
     assert w.moves == 2 and w.last_event["move"] == "AH+QS" and w.last_event["source"] == "page"
     expect(page.locator(".pyr-discard-count")).to_have_text("2")
 
@@ -75,42 +70,42 @@ def test_click_play_select_then_partner(page: Any, static_server: StaticServer) 
 def test_a_wrong_pair_shows_its_explanation_and_changes_nothing(
     page: Any, static_server: StaticServer
 ) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
-    card(page, "TD").click()
-    card(page, "4H").click()
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    harness_card(page, "TD").click()
+    harness_card(page, "4H").click()
     expect(page.locator(".pyr-message")).to_have_text("4 + 10 = 14, not 13.")
     expect(page.locator(".pyr-message")).to_have_attribute("data-kind", "error")
     expect(page.locator(PYRAMID)).to_have_count(28)
-    card(page, "5C").click()
+    harness_card(page, "5C").click()
     expect(page.locator(".pyr-message")).to_contain_text("5 of clubs is still covered")
     assert w.moves == 0
 
 
 def test_drag_a_card_onto_its_partner(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
-    src = card(page, "AC").bounding_box()
-    dst = card(page, "QC").bounding_box()
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    src = harness_card(page, "AC").bounding_box()
+    dst = harness_card(page, "QC").bounding_box()
     page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
     page.mouse.down()
     page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] * 0.7, steps=8)
-    expect(card(page, "QC")).to_have_class(_has("is-drop"))
+    expect(harness_card(page, "QC")).to_have_class(_has("is-drop"))
     page.mouse.up()
-    expect(card(page, "AC")).to_have_count(0)
+    expect(harness_card(page, "AC")).to_have_count(0)
     assert w.last_event["move"] == "AC+QC" and w.moves == 1
 
 
 def test_keyboard_play(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
-    card(page, "QC").focus()
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    harness_card(page, "QC").focus()
     page.keyboard.press("Enter")
-    expect(card(page, "QC")).to_have_attribute("aria-pressed", "true")
+    expect(harness_card(page, "QC")).to_have_attribute("aria-pressed", "true")
     page.keyboard.press("Escape")
-    expect(card(page, "QC")).to_have_attribute("aria-pressed", "false")
+    expect(harness_card(page, "QC")).to_have_attribute("aria-pressed", "false")
     page.keyboard.press("Enter")
     page.keyboard.press("ArrowRight")
-    expect(card(page, "AC")).to_be_focused()
+    expect(harness_card(page, "AC")).to_be_focused()
     page.keyboard.press(" ")
-    expect(card(page, "AC")).to_have_count(0)
+    expect(harness_card(page, "AC")).to_have_count(0)
     page.keyboard.press("d")
     expect(page.locator(".pyr-stock-count")).to_have_text("23")
     page.keyboard.press("u")
@@ -127,8 +122,8 @@ def test_keyboard_play(page: Any, static_server: StaticServer) -> None:
 
 
 def test_arrows_move_focus_among_the_playable_cards(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
-    card(page, "QS").focus()
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    harness_card(page, "QS").focus()
     page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.dataset.id") == "AH"
     page.keyboard.press("ArrowUp")  # nothing playable above the bottom row: focus stays put
@@ -141,11 +136,11 @@ def test_a_king_clears_with_one_click_and_the_win_banner_shows(
 ) -> None:
     w = PyramidWidget("medium", records=False)
     w.load(Game.from_position("medium", pyramid=[None] * 25 + ["5H", "KS", "8C"]))
-    show(page, static_server, w)
-    card(page, "KS").click()  # Kings go alone under medium: one click removes it
-    expect(card(page, "KS")).to_have_attribute("data-zone", "discard")
-    card(page, "5H").click()
-    card(page, "8C").click()
+    show_in_harness(page, static_server, w)
+    harness_card(page, "KS").click()  # Kings go alone under medium: one click removes it
+    expect(harness_card(page, "KS")).to_have_attribute("data-zone", "discard")
+    harness_card(page, "5H").click()
+    harness_card(page, "8C").click()
     banner = page.locator(".pyr-banner")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("You won!")
@@ -163,32 +158,34 @@ def test_the_same_card_twice_asks_to_remove_it_alone_and_says_why_not(
     # A learner who clicks a Five twice hoping it goes alone is told why (issue 16.8).
     w = PyramidWidget("medium", records=False)
     w.load(Game.from_position("medium", pyramid=[None] * 25 + ["5H", "9S", "8C"]))
-    show(page, static_server, w)
-    card(page, "5H").click()
-    card(page, "5H").click()
+    show_in_harness(page, static_server, w)
+    harness_card(page, "5H").click()
+    harness_card(page, "5H").click()
     expect(page.locator(".pyr-message")).to_contain_text("needs a partner")
     expect(page.locator(".pyr-message")).to_have_attribute("data-kind", "error")
     expect(page.locator(".pyr-card.is-selected")).to_have_count(0)
-    card(page, "5H").click()  # the right move next: nothing of the refusal is left over
-    card(page, "8C").click()
-    expect(card(page, "8C")).to_have_attribute("data-zone", "discard")
+    harness_card(page, "5H").click()  # the right move next: nothing of the refusal is left over
+    harness_card(page, "8C").click()
+    expect(harness_card(page, "8C")).to_have_attribute("data-zone", "discard")
     assert w.game.moves == 1
     expect(page.locator(".pyr-banner")).to_contain_text("1 card remains")
     # under cheops not even a King goes alone: a King clicked twice says so
     w.load(Game.from_position("cheops", pyramid=[None] * 26 + ["KH", "9S"], stock=["2C"]))
     push(page, w)
-    card(page, "KH").click()
-    card(page, "KH").click()
+    harness_card(page, "KH").click()
+    harness_card(page, "KH").click()
     expect(page.locator(".pyr-message")).to_have_attribute("data-kind", "error")
     assert w.game.moves == 0 and "K" in w.message
 
 
 def test_two_views_of_one_widget_stay_in_sync(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False), views=2)
-    card(page, "QC", view=1).click()
-    card(page, "AC", view=1).click()
-    expect(card(page, "AC", view=0)).to_have_count(0)
-    expect(card(page, "AC", view=1)).to_have_count(0)
+    w = show_in_harness(
+        page, static_server, PyramidWidget("medium", deal=7, records=False), views=2
+    )
+    harness_card(page, "QC", view=1).click()
+    harness_card(page, "AC", view=1).click()
+    expect(harness_card(page, "AC", view=0)).to_have_count(0)
+    expect(harness_card(page, "AC", view=1)).to_have_count(0)
     w.draw()
     push(page, w)
     for view in (0, 1):
@@ -196,16 +193,16 @@ def test_two_views_of_one_widget_stay_in_sync(page: Any, static_server: StaticSe
 
 
 def test_toolbar_new_deal_pause_and_egypt_cell(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
     page.locator(".pyr-toolbar [data-action='new']").click()
     page.locator(".pyr-rules-select").select_option("egypt")
     page.locator(".pyr-deal-input").fill("7")
     page.locator("[data-action='deal']").click()
     expect(page.locator(".pyr-slot[data-zone='cell']")).to_have_count(1)
     assert w.game.rules.name == "egypt" and w.game.deal_number == 7
-    card(page, "QS").click()
+    harness_card(page, "QS").click()
     page.locator(".pyr-slot[data-zone='cell'] .pyr-slot-face").click()
-    expect(card(page, "QS")).to_have_attribute("data-zone", "cell")
+    expect(harness_card(page, "QS")).to_have_attribute("data-zone", "cell")
     page.locator(".pyr-toolbar [data-action='pause']").click()
     expect(page.locator(".pyr-paused")).to_be_visible()
     assert w.paused
@@ -215,27 +212,29 @@ def test_toolbar_new_deal_pause_and_egypt_cell(page: Any, static_server: StaticS
 
 
 def test_controls_trait_hides_buttons(page: Any, static_server: StaticServer) -> None:
-    show(page, static_server, PyramidWidget("medium", deal=7, records=False, controls=["undo"]))
+    show_in_harness(
+        page, static_server, PyramidWidget("medium", deal=7, records=False, controls=["undo"])
+    )
     expect(page.locator(".pyr-toolbar [data-action='undo']")).to_be_visible()
     expect(page.locator(".pyr-toolbar [data-action='new']")).to_be_hidden()
 
 
 @pytest.mark.parametrize("width", [400, 900])
 def test_fits_narrow_and_wide_columns(page: Any, static_server: StaticServer, width: int) -> None:
-    show(page, static_server, PyramidWidget("egypt", deal=7, records=False), width=width)
+    show_in_harness(page, static_server, PyramidWidget("egypt", deal=7, records=False), width=width)
     view = page.locator(".view").bounding_box()
     boxes = page.eval_on_selector_all(
         ".pyr-card, .pyr-slot", "ns => ns.map(n => n.getBoundingClientRect().toJSON())"
     )
     for box in boxes:
         assert box["left"] >= view["x"] - 1 and box["right"] <= view["x"] + view["width"] + 1
-    card_width = card(page, "QS").bounding_box()["width"]
+    card_width = harness_card(page, "QS").bounding_box()["width"]
     assert (card_width < 56) if width == 400 else (card_width > 75)
     screenshot(page.locator(".view"), f"harness-egypt-{width}")
 
 
 def test_dark_theme_changes_the_felt(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
     felt = page.locator(".pyr-felt")
     light = felt.evaluate("n => getComputedStyle(n).backgroundImage")
     w.theme = "dark"
@@ -248,7 +247,7 @@ def test_dark_theme_changes_the_felt(page: Any, static_server: StaticServer) -> 
 def test_a_stalemate_shows_the_lost_banner(page: Any, static_server: StaticServer) -> None:
     w = PyramidWidget("hard", records=False)
     w.load(Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["2D"]))
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     page.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
     banner = page.locator(".pyr-banner")
     expect(banner).to_be_visible()
@@ -260,7 +259,9 @@ def test_a_stalemate_shows_the_lost_banner(page: Any, static_server: StaticServe
 
 
 def test_solve_button_plays_the_line_step_by_step(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=SHORT_DEAL, records=False))
+    w = show_in_harness(
+        page, static_server, PyramidWidget("medium", deal=SHORT_DEAL, records=False)
+    )
     if not w.features["assist"]:
         pytest.skip("pyramid_widget.solver is not available")
     page.locator(".pyr-toolbar [data-action='solve']").click()
@@ -279,7 +280,7 @@ def test_stats_panel_and_truth_indicator(
     for move in ["KS", "AS+QS"]:
         w.play(move)
     w.new_game(deal=SHORT_DEAL)
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     page.locator(".pyr-toolbar [data-action='stats']").click()
     panel = page.locator(".pyr-stats")
     expect(panel).to_contain_text("Played")
@@ -298,8 +299,8 @@ def test_egypt_round_complete_banner_deals_the_next_round(
 ) -> None:
     w = PyramidWidget("egypt", records=False)
     w.load(Game.from_position("egypt", pyramid=[None] * 27 + ["KS"], stock=["2C", "3C", "4C"]))
-    show(page, static_server, w)
-    card(page, "KS").click()  # a King goes with one click
+    show_in_harness(page, static_server, w)
+    harness_card(page, "KS").click()  # a King goes with one click
     banner = page.locator(".pyr-banner")
     expect(banner).to_contain_text("Round 1 complete!")
     banner.locator("[data-action='next-round']").click()
@@ -313,8 +314,8 @@ def test_keyboard_alone_wins_and_starts_the_next_deal(
 ) -> None:
     w = PyramidWidget("medium", records=False)
     w.load(Game.from_position("medium", pyramid=[None] * 27 + ["KS"], stock=["2C"]))
-    show(page, static_server, w)
-    card(page, "KS").focus()
+    show_in_harness(page, static_server, w)
+    harness_card(page, "KS").focus()
     page.keyboard.press("Enter")  # a King goes at once
     new_deal = page.locator(".pyr-banner [data-action='new']")
     expect(new_deal).to_be_focused()
@@ -324,7 +325,7 @@ def test_keyboard_alone_wins_and_starts_the_next_deal(
 
 
 def test_a_bad_message_is_shown_to_the_player(page: Any, static_server: StaticServer) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
     page.evaluate("window.harness.model.send({kind: 'pair', cards: ['QS', 'ZZ']})")
     expect(page.locator(".pyr-message")).to_contain_text("'ZZ' is not a card")
     expect(page.locator(".pyr-message")).to_have_attribute("data-kind", "error")

@@ -14,30 +14,25 @@ from pyramid_widget import Game
 from pyramid_widget.lessons.builtin import Lesson, Step, at
 from pyramid_widget.lessons.widget import LessonWidget
 from pyramid_widget.widget import PyramidWidget
-from tests.support.browser import StaticServer, bridge, open_harness, push, screenshot
+from tests.support.browser import (
+    PYRAMID,
+    StaticServer,
+    harness_card,
+    push,
+    screenshot,
+    show_in_harness,
+)
 
 # No xdist group: harness pages need no server of their own, so they spread over the workers.
 pytestmark = [pytest.mark.browser]
 
-PYRAMID = ".pyr-card[data-zone='pyramid']"
 KING_AND_PAIR = [None] * 25 + ["5H", "KS", "8C"]
-
-
-def card(page: Any, card_id: str) -> Any:
-    return page.locator(f".pyr-card[data-id='{card_id}'][data-zone]")
-
-
-def show(page: Any, server: StaticServer, w: PyramidWidget) -> PyramidWidget:
-    bridge(page, w)
-    open_harness(page, server, w)
-    page.wait_for_selector(PYRAMID)
-    return w
 
 
 def win_by_clicks(page: Any) -> None:
     """Clear the :data:`KING_AND_PAIR` position: the King (one click), then 5 + 8."""
     for card_id in ("KS", "5H", "8C"):
-        card(page, card_id).click()
+        harness_card(page, card_id).click()
 
 
 def sent_kinds(page: Any) -> list[str]:
@@ -52,7 +47,7 @@ def test_banner_off_shows_no_overlay_when_the_game_ends(
 ) -> None:
     w = PyramidWidget("medium", records=False, banner=False)
     w.load(Game.from_position("medium", pyramid=KING_AND_PAIR))
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     win_by_clicks(page)
     expect(page.locator(".pyr-root")).to_have_attribute("data-status", "won")
     expect(page.locator(".pyr-message")).to_contain_text("You won!")
@@ -76,7 +71,7 @@ def test_banner_buttons_follow_controls(
 ) -> None:
     w = PyramidWidget("medium", records=False, controls=controls)
     w.load(Game.from_position("medium", pyramid=KING_AND_PAIR))
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     win_by_clicks(page)
     banner = page.locator(".pyr-banner")
     expect(banner).to_contain_text("You won!")
@@ -93,8 +88,8 @@ def test_without_banner_the_stock_button_deals_the_next_round(
 ) -> None:
     w = PyramidWidget("egypt", records=False, banner=False)
     w.load(Game.from_position("egypt", pyramid=[None] * 27 + ["KS"], stock=["2C", "3C", "4C"]))
-    show(page, static_server, w)
-    card(page, "KS").click()  # a King goes with one click
+    show_in_harness(page, static_server, w)
+    harness_card(page, "KS").click()  # a King goes with one click
     draw = page.locator(".pyr-draw")
     expect(draw).to_have_text("Next round")
     expect(draw).to_be_enabled()
@@ -110,10 +105,12 @@ def test_without_banner_the_stock_button_deals_the_next_round(
 def test_a_hidden_controls_key_does_nothing_but_say_so(
     page: Any, static_server: StaticServer
 ) -> None:
-    w = show(page, static_server, PyramidWidget("medium", deal=7, records=False, controls=[]))
+    w = show_in_harness(
+        page, static_server, PyramidWidget("medium", deal=7, records=False, controls=[])
+    )
     page.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
     expect(page.locator(".pyr-stock-count")).to_have_text("23")
-    card(page, "QS").focus()
+    harness_card(page, "QS").focus()
     message = page.locator(".pyr-message")
     for key, words in [
         ("u", "Undo is not available here."),
@@ -139,10 +136,10 @@ def test_a_hidden_controls_key_does_nothing_but_say_so(
 
 def test_keys_and_help_follow_the_controls_shown(page: Any, static_server: StaticServer) -> None:
     w = PyramidWidget("medium", deal=7, records=False, controls=["undo", "help"])
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     page.locator(".pyr-slot[data-zone='stock'] .pyr-slot-face").click()
     expect(page.locator(".pyr-stock-count")).to_have_text("23")
-    card(page, "QS").focus()
+    harness_card(page, "QS").focus()
     page.keyboard.press("u")  # shown: works
     expect(page.locator(".pyr-stock-count")).to_have_text("24")
     page.keyboard.press("r")  # hidden: does nothing
@@ -165,7 +162,7 @@ def test_compact_hides_the_discard_pile_deal_and_counters(
 ) -> None:
     w = PyramidWidget(rules, records=False, compact=True)
     w.load(Game.from_position(rules, pyramid=KING_AND_PAIR, stock=["2D", "3D"]))
-    show(page, static_server, w)
+    show_in_harness(page, static_server, w)
     assert w.board["discard_count"] == 47  # every card left out of the position
     expect(page.locator(".pyr-root")).to_have_attribute("data-compact", "true")
     expect(page.locator(".pyr-slot[data-zone='discard']")).to_have_count(0)
@@ -175,9 +172,11 @@ def test_compact_hides_the_discard_pile_deal_and_counters(
     expect(page.locator(".pyr-moves")).to_have_text("0")
     expect(page.locator(".pyr-passes-left")).to_have_count(1 if passes_shown else 0)
     expect(page.locator(".pyr-slot[data-zone='stock']")).to_be_visible()
-    card(page, "5H").click()
-    card(page, "8C").click()  # the pair leaves the board and does not land on a discard pile
-    expect(card(page, "8C")).to_have_count(0)
+    harness_card(page, "5H").click()
+    harness_card(
+        page, "8C"
+    ).click()  # the pair leaves the board and does not land on a discard pile
+    expect(harness_card(page, "8C")).to_have_count(0)
     expect(page.locator(".pyr-moves")).to_have_text("1")
     expect(page.locator(".pyr-card[data-zone='discard']")).to_have_count(0)
     w.compact = False  # the full display again: discard pile, deal label, time and score
@@ -195,17 +194,17 @@ def test_lesson_board_is_clean_in_the_harness(page: Any, static_server: StaticSe
     """The LessonWidget's board as the page draws it: four cards, no discard pile or deal
     label; the right pair ends the game (no move left) and no banner covers the lesson."""
     lw = LessonWidget(demo_pause=0)
-    show(page, static_server, lw.board)
+    show_in_harness(page, static_server, lw.board)
     expect(page.locator(PYRAMID)).to_have_count(4)
     # Keys only: the lesson has its own Restart step / Restart lesson (issue 16.6)
     expect(page.locator(".pyr-toolbar .pyr-btn:visible")).to_have_count(1)
     expect(page.locator(".pyr-slot[data-zone='discard'], .pyr-deal, .pyr-time")).to_have_count(0)
     screenshot(page.locator(".view"), "harness-lesson-start")
-    card(page, "5H").click()
-    card(page, "9D").click()
+    harness_card(page, "5H").click()
+    harness_card(page, "9D").click()
     expect(page.locator(".pyr-message")).to_contain_text("5 + 9 = 14")
-    card(page, "5H").click()
-    card(page, "8C").click()
+    harness_card(page, "5H").click()
+    harness_card(page, "8C").click()
     expect(page.locator(PYRAMID)).to_have_count(2)
     assert lw.runner.solved and lw.board.status != "playing"
     expect(page.locator(".pyr-message")).to_contain_text("5 + 8 = 13")
@@ -227,7 +226,7 @@ LESSON_PARTS = (".pyr-lesson-header", ".pyr-lesson-prompt", ".pyr-lesson-buttons
 def lesson_page(page: Any, server: StaticServer, lw: LessonWidget) -> Any:
     """The lesson board in the harness, with the stylesheet anywidget gives it in a host (the
     board's own and the lesson's: the step's fit, the feedback colours)."""
-    show(page, server, lw.board)
+    show_in_harness(page, server, lw.board)
     page.add_style_tag(content=lw.board._css)
     root = page.locator(".pyr-root.pyr-lesson")
     expect(root).to_have_count(1)
@@ -255,13 +254,13 @@ def test_the_lesson_panel_is_drawn_and_pressed(page: Any, static_server: StaticS
     expect(root.locator(".pyr-lesson-restart")).to_have_attribute("data-panel-action", "restart")
     expect(root.locator("[data-action='restart']")).to_have_count(1)
     expect(root.locator("[data-action='restart']")).to_be_hidden()  # the board's own Restart
-    card(page, "5H").click()
-    card(page, "9D").click()
+    harness_card(page, "5H").click()
+    harness_card(page, "9D").click()
     says = root.locator(".pyr-lesson-says")
     expect(says).to_have_attribute("data-kind", "mistake")
     expect(says).to_contain_text("5 + 9 = 14, one too many")
-    card(page, "5H").click()
-    card(page, "8C").click()
+    harness_card(page, "5H").click()
+    harness_card(page, "8C").click()
     expect(says).to_have_attribute("data-kind", "success")
     expect(root.locator(".pyr-lesson-next")).to_have_class(re.compile(r"\bpyr-primary\b"))
     expect(root.locator(".pyr-lesson-dots")).to_have_text("●○○○○○")
@@ -298,8 +297,8 @@ def test_lesson_text_reaches_the_page_as_text(page: Any, static_server: StaticSe
     expect(root.locator(".pyr-lesson-prompt")).to_contain_text(f"Pair <b>it</b> {hostile}")
     expect(root.locator(".pyr-lesson-prompt")).to_contain_text("<script>window.__pwned=2</script>")
     expect(root.locator(".pyr-lesson-picker option")).to_have_text([f"1. {hostile}"])
-    card(page, "TH").click()
-    card(page, "3S").click()
+    harness_card(page, "TH").click()
+    harness_card(page, "3S").click()
     expect(root.locator(".pyr-lesson-feedback")).to_contain_text(f"<i>done</i> {hostile}")
     expect(root.locator("img, script, .pyr-lesson-top b b, .pyr-lesson-bottom i i")).to_have_count(
         0
