@@ -40,6 +40,15 @@ GOLD = "rgb(255, 207, 64)"
 LOST_AFTER_A_DRAW = {"pyramid": [None] * 26 + ["5H", "9C"], "stock": ["2D"]}
 
 
+def lose_after_one_draw(page: Any, server: StaticServer) -> PyramidWidget:
+    """Show :data:`LOST_AFTER_A_DRAW` under ``hard`` and click the deck: the game is lost."""
+    w = PyramidWidget("hard", deal=7, records=False)
+    w.load(Game.from_position("hard", **LOST_AFTER_A_DRAW))
+    show_in_harness(page, server, w)
+    page.locator(DECK).click()
+    return w
+
+
 #: The board's top within the felt (page scrolling aside).
 OFFSET = "document.querySelector('.pyr-board').getBoundingClientRect().top - document.querySelector('.pyr-felt').getBoundingClientRect().top"
 
@@ -335,10 +344,7 @@ def test_item10_the_rules_are_on_the_board(page: Any, static_server: StaticServe
 def test_item11_the_lost_banner_offers_the_post_mortem(
     page: Any, static_server: StaticServer
 ) -> None:
-    w = PyramidWidget("hard", deal=7, records=False)
-    w.load(Game.from_position("hard", **LOST_AFTER_A_DRAW))
-    show_in_harness(page, static_server, w)
-    page.locator(DECK).click()
+    w = lose_after_one_draw(page, static_server)
     banner = page.locator(".pyr-banner")
     expect(banner).to_contain_text("No more moves")
     banner.locator("[data-action='post-mortem']").click()
@@ -402,10 +408,7 @@ def test_item13_solve_does_not_block_the_board(page: Any, static_server: StaticS
 def test_item14_banner_dismiss_no_grey_redeal_grammar_short_labels(
     page: Any, static_server: StaticServer
 ) -> None:
-    w = PyramidWidget("hard", deal=7, records=False)
-    w.load(Game.from_position("hard", **LOST_AFTER_A_DRAW))
-    show_in_harness(page, static_server, w)
-    page.locator(DECK).click()
+    lose_after_one_draw(page, static_server)
     banner = page.locator(".pyr-banner")
     expect(banner.locator(".pyr-banner-figures")).to_contain_text("1 move ·")
     expect(page.locator(".pyr-draw")).to_be_hidden()  # no greyed Redeal: none is possible
