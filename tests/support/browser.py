@@ -106,6 +106,19 @@ def free_port() -> int:
         return port
 
 
+def stop_server(proc: subprocess.Popen[bytes] | None, tmp: Path, grace: float) -> None:
+    """Stop a server started by a test: Ctrl+C (SIGINT) to its process id, ``kill`` if it
+    has not ended after ``grace`` seconds; then remove its temporary directory ``tmp``."""
+    if proc is not None and proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
 def screenshot(target: Any, name: str, *, also: Path | None = None) -> Path:
     """Save a PNG of a page or locator to ``artifacts/NAME.png`` (and copy it to ``also``)."""
     ARTIFACTS.mkdir(exist_ok=True)
@@ -288,14 +301,7 @@ class JupyterLab:
     def stop(self) -> None:
         """Stop the server (and its kernels) by its process id, and remove the temp dir."""
         proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
-        shutil.rmtree(self._tmp, ignore_errors=True)
+        stop_server(proc, self._tmp, grace=10)
 
     def __enter__(self) -> JupyterLab:
         return self.start()

@@ -17,7 +17,6 @@ import json
 import os
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tests.support.browser import REPO, LabPage, free_port
+from tests.support.browser import REPO, LabPage, free_port, stop_server
 
 
 class HostServer:
@@ -114,14 +113,7 @@ class HostServer:
     def stop(self) -> None:
         """Stop the server (and its kernels) by its process id; remove the temp dir."""
         proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
-        shutil.rmtree(self._tmp, ignore_errors=True)
+        stop_server(proc, self._tmp, grace=15)
 
     def __enter__(self) -> HostServer:
         return self.start()
