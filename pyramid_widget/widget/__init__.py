@@ -656,10 +656,12 @@ class PyramidWidget(anywidget.AnyWidget):
             self._sync()
             self._event("resume", True, "")
 
-    def solve(self, *, step_by_step: bool = True) -> list[Move] | None:
+    def solve(self, *, step_by_step: bool = True) -> WinningLine | None:
         """Find a winning line from here (:mod:`pyramid_widget.solver.lines`) and play it:
         one move at a time on the page when ``step_by_step``, else all at once. Returns the
-        line, or ``None`` (and says so on the board) when the position cannot be won."""
+        line (a :class:`~pyramid_widget.solver.lines.WinningLine`, which says whether it is
+        proved shortest; the board says which), or ``None`` (and says so on the board) when
+        the position cannot be won."""
         try:
             line = self._extras.winning_line(self._game)
         except ValueError as exc:
@@ -674,7 +676,7 @@ class PyramidWidget(anywidget.AnyWidget):
         self._queue_line(line)
         return line
 
-    def _queue_line(self, line: list[Move] | None) -> None:
+    def _queue_line(self, line: WinningLine | None) -> None:
         """Queue the solver's line for the page to play (or say that there is none)."""
         if line is None:
             self.show_message("The solver proved that this position cannot be won.", "error")
@@ -682,8 +684,7 @@ class PyramidWidget(anywidget.AnyWidget):
         with self.hold_sync():
             self.autoplay = [str(m) for m in line]
             self.highlight = _highlight(line[0]) if line else []
-            what = line.describe() if isinstance(line, WinningLine) else _moves_text(len(line))
-            self.show_message(f"Solving: {what}.", "hint")
+            self.show_message(f"Solving: {line.describe()}.", "hint")
 
     def stop_solving(self) -> None:
         """Stop the solver's line (and any solve still thinking); the moves played stay."""
