@@ -3,6 +3,7 @@ the board stay on the board, and a short deal is won from the keyboard alone."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import expect
@@ -62,18 +63,16 @@ def keys_stay_on_the_board(notebook: Any) -> list[str]:
     return list(types)
 
 
-def win_by_keyboard(notebook: Any) -> None:
-    """Win the short deal (after the two draws) from the keyboard; check the banner and the
-    kernel."""
+def win_the_short_deal(notebook: Any, press: Callable[[Any, str], None]) -> None:
+    """Win the short deal (after its two draws) with ``press(board, card)`` for each card of
+    each move (a click, or the focus and Enter); check the banner and the kernel. A King goes
+    with one press where Kings go alone, or is selected first and goes with a second one."""
     page = notebook.page
     board = page.locator(BOARD).first
-    # win the deal from the keyboard: Enter on a card, Enter on its partner; a King goes
-    # with one Enter where Kings go alone, or is selected first and goes with a second one
     moves = board.locator(".pyr-moves")
     for n, move in enumerate(SHORT_WIN.split(), start=3):
         for card in move.split("+"):
-            focus_card(board, card)
-            page.keyboard.press("Enter")
+            press(board, card)
         if "+" not in move:
             king = board.locator(f".pyr-card[data-id='{move}'][data-zone='pyramid']")
             notebook.wait(
@@ -83,7 +82,18 @@ def win_by_keyboard(notebook: Any) -> None:
                 arg=[move, n],
             )
             if king.count() and king.get_attribute("aria-pressed") == "true":
-                page.keyboard.press("Enter")
+                press(board, move)
         expect(moves).to_have_text(str(n), timeout=60_000)
     expect(board.locator(".pyr-banner")).to_contain_text("You won!", timeout=30_000)
     assert notebook.python_json("[w.status, w.board['pyramid_left']]") == ["won", 0]
+
+
+def win_by_keyboard(notebook: Any) -> None:
+    """Win the short deal (after the two draws) from the keyboard: each card focused, then
+    Enter."""
+
+    def enter(board: Any, card: str) -> None:
+        focus_card(board, card)
+        notebook.page.keyboard.press("Enter")
+
+    win_the_short_deal(notebook, enter)

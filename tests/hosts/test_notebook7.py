@@ -17,8 +17,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.hosts.keys import BOARD, CELL_TYPES, keys_stay_on_the_board, win_by_keyboard
-from tests.support.browser import REPO, SHORT_DEAL, SHORT_WIN, chromium_page, screenshot
+from tests.hosts.keys import (
+    BOARD,
+    CELL_TYPES,
+    keys_stay_on_the_board,
+    win_by_keyboard,
+    win_the_short_deal,
+)
+from tests.support.browser import REPO, SHORT_DEAL, chromium_page, screenshot
 from tests.support.hosts import Notebook7, NotebookPage
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("hosts")]
@@ -61,22 +67,10 @@ def test_a_short_deal_won_by_clicks_alone(notebook: NotebookPage) -> None:
     for n in (1, 2):  # the short deal's line starts after two draws
         board.locator(STOCK).click()
         expect(moves).to_have_text(str(n), timeout=60_000)
-    for n, move in enumerate(SHORT_WIN.split(), start=3):
-        for card in move.split("+"):
-            board.locator(f".pyr-card[data-id='{card}'][data-zone='pyramid']").click()
-        if "+" not in move:  # one click removes a King, or selects it for a second click
-            notebook.wait(
-                "([id, n]) => document.querySelector('.pyr-moves')?.textContent === String(n)"
-                " || document.querySelector(`.pyr-card[data-id='${id}'][aria-pressed='true']`)",
-                timeout=60,
-                arg=[move, n],
-            )
-            king = board.locator(f".pyr-card[data-id='{move}'][data-zone='pyramid']")
-            if king.count() and king.get_attribute("aria-pressed") == "true":
-                king.click()
-        expect(moves).to_have_text(str(n), timeout=60_000)
-    expect(board.locator(".pyr-banner")).to_contain_text("You won!", timeout=30_000)
-    assert notebook.python_json("[w.status, w.board['pyramid_left']]") == ["won", 0]
+    win_the_short_deal(
+        notebook,
+        lambda on, card: on.locator(f".pyr-card[data-id='{card}'][data-zone='pyramid']").click(),
+    )
     assert page.evaluate(CELL_TYPES) == types
     screenshot(board, "notebook7-won-by-clicks")
 
