@@ -1,5 +1,6 @@
 """Shared steps of the keyboard tests in real hosts (Notebook 7, JupyterLab): keys pressed on
-the board stay on the board, and a short deal is won from the keyboard alone."""
+the board stay on the board, and the short deal is won by any hand (keyboard alone, or
+clicks alone)."""
 
 from __future__ import annotations
 
