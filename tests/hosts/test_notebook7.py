@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from pyramid_widget.engine.cards import parse_card, rank
 from tests.hosts.keys import (
     BOARD,
     CELL_TYPES,
@@ -76,7 +77,8 @@ def test_a_short_deal_won_by_clicks_alone(notebook: NotebookPage) -> None:
 
 
 def value(card: str) -> int:
-    return "A23456789TJQK".index(card[0]) + 1
+    """The card's value (A = 1 … K = 13), by the engine's own parser."""
+    return rank(parse_card(card))
 
 
 def test_a_lesson_explains_a_wrong_pair_then_takes_the_right_one(

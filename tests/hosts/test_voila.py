@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from pyramid_widget.engine.cards import parse_card, rank
 from tests.support.browser import REPO, chromium_page, screenshot
 from tests.support.hosts import Voila
 
@@ -72,7 +73,8 @@ def test_play_page_click_round_trip(play: Voila, chromium: Any) -> None:
 
 
 def value(card: str) -> int:
-    return "A23456789TJQK".index(card[0]) + 1
+    """The card's value (A = 1 … K = 13), by the engine's own parser."""
+    return rank(parse_card(card))
 
 
 def test_a_lesson_in_voila_click_round_trip(chromium: Any) -> None:
