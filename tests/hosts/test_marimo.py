@@ -147,7 +147,13 @@ def test_a_lesson_renders_and_plays_in_marimo(lessons: Marimo, chromium: Any) ->
         assert contrast(colour, background) >= 4.5
         screenshot(page, f"marimo-lesson-mistake-{theme}")
 
+        # The refused pair's second card (the Nine) is the selection now, so the Five pairs
+        # with it (refused again) and becomes the selection; then the Eight makes the pair.
+        # Each tap waits for the board's answer, as a player sees it, before the next.
         tap("5H")
+        expect(lesson.locator(".pyr-card[data-id='5H']")).to_have_attribute(
+            "aria-pressed", "true", timeout=30_000
+        )
         tap("8C")  # the right pair
         expect(says).to_have_attribute("data-kind", "success", timeout=30_000)
         expect(says).to_contain_text("5 + 8 = 13")

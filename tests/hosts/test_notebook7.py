@@ -103,6 +103,11 @@ def test_a_lesson_explains_a_wrong_pair_then_takes_the_right_one(
         expect(says).to_have_attribute("data-kind", "mistake", timeout=30_000)
         expect(says).to_contain_text(f"= {value(wrong[0]) + value(wrong[1])}")
         expect(board.locator(".pyr-card[data-zone='pyramid']")).to_have_count(left)
+        # the refused pair's second card is the selection; Escape cancels it, as a player would
+        second = board.locator(f".pyr-card[data-id='{wrong[1]}']")
+        expect(second).to_have_attribute("aria-pressed", "true", timeout=30_000)
+        page.keyboard.press("Escape")
+        expect(board.locator(".pyr-card[aria-pressed='true']")).to_have_count(0)
         for card in right:  # then the right pair: taken, and the lesson says so
             board.locator(f".pyr-card[data-id='{card}']").click()
         expect(board.locator(".pyr-card[data-zone='pyramid']")).to_have_count(
