@@ -16,9 +16,10 @@ Three levels:
 Fixtures (``tests/conftest.py``), shared by every browser test of a pytest worker. The tests
 that drive real JupyterLab (its keys, the lessons, the assist panel, the screenshots) share
 ``xdist_group("browser")`` and the other hosts ``"hosts"`` (Notebook 7, Voilà, marimo, each
-starting its own server); the harness-page tests and the presets played by hand in JupyterLab
-(``test_play_every_preset_lab.py``) have no group, so they spread over every worker. A worker
-starts its own Chromium and, on first use, JupyterLab:
+starting its own server); the presets played by hand in JupyterLab
+(``test_play_every_preset_lab.py``) are ``"lab-play"``; the harness-page tests have no group,
+so they spread over every worker. A worker starts its own Chromium and, on first use,
+JupyterLab:
 
 * ``chromium``: one headless system Chromium (Playwright's sync API, started once: a second
   ``sync_playwright()`` in the same session fails with "Playwright Sync API inside the asyncio

@@ -25,16 +25,17 @@ from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.lines import checked_solve
 from tests.support.browser import JupyterLab, LabPage, chromium_page, screenshot
 
-# No xdist group: the games are spread over both workers (each starts its own JupyterLab on
-# first use), so they do not queue behind one another.
-pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab]
+# One xdist group: the 14 games run on one worker and its one JupyterLab (about 4 minutes).
+# Spread over three workers, three JupyterLabs started at once on two cores, and opening the
+# notebook timed out once under that load.
+pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab, pytest.mark.xdist_group("lab-play")]
 WIDGET = ".jp-OutputArea-output:has(.pyr-root)"
 NOTEBOOK = "play-every-preset.ipynb"
 
 
 @pytest.fixture(scope="module")
 def board(jupyterlab: JupyterLab, chromium: Any) -> Iterator[LabPage]:
-    """One notebook with the board, opened once per worker; each game starts a new deal."""
+    """One notebook with the board, opened once for the module; each game starts a new deal."""
     import nbformat
 
     code = "from pyramid_widget.widget import PyramidWidget\nw = PyramidWidget('medium', deal=7, records=False)\nw"
@@ -42,7 +43,7 @@ def board(jupyterlab: JupyterLab, chromium: Any) -> Iterator[LabPage]:
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
     nbformat.write(notebook, jupyterlab.root / NOTEBOOK)
     with chromium_page((1280, 1100), browser=chromium) as page:
-        lab = LabPage(page, jupyterlab).open(NOTEBOOK)
+        lab = LabPage(page, jupyterlab).open(NOTEBOOK, timeout=180)
         lab.run_all(wait_for=".pyr-card[data-zone='pyramid']", timeout=120)
         yield lab
 
