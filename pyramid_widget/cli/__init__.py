@@ -1,8 +1,8 @@
 """The ``pyramid-widget`` command line: one subcommand per module.
 
-Each subcommand lives in its own module (``cli.solve``, ``cli.experiment``, ``cli.stats``) that
-exposes ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``. Modules are
-imported lazily so that ``pyramid-widget --help`` stays fast.
+Each subcommand lives in its own module (``cli.solve``, ``cli.experiment``, ``cli.stats``,
+``cli.rules``) that exposes ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int``. Modules are imported lazily so that ``pyramid-widget --help`` stays fast.
 
 Bad input never produces a traceback: a bad argument (argparse's own errors included) or a
 ``ValueError`` / ``OSError`` raised by a subcommand is printed as ONE line,
@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "solve": "pyramid_widget.cli.solve",
     "experiment": "pyramid_widget.cli.experiment",
     "stats": "pyramid_widget.cli.stats",
+    "rules": "pyramid_widget.cli.rules",
 }
 MAX_MESSAGE = 400
 """Characters of an error message printed; longer ones (a 10 MB deal quoted) are cut."""

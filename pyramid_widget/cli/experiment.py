@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=["medium"],
         type=name,
         metavar="RULES",
-        help=f"rule sets to compare (presets: {', '.join(PRESETS)}); default medium",
+        help=f"rule sets to compare (presets: {', '.join(PRESETS)}; pyramid-widget rules "
+        "describes them); default medium",
     )
     parser.add_argument(
         "--strategy",

@@ -55,8 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules",
         default="medium",
-        help="preset name (easy, medium, hard, relaxed, apophis, cheops, egypt) or a JSON "
-        "file of a rule set (RuleSet.to_dict); default medium",
+        help="preset name (pyramid-widget rules lists them) or a JSON file of a rule set "
+        "(RuleSet.to_dict); default medium",
     )
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--deal", help='a deal: 52 cards like "AS 2H TD ...", pyramid first')
