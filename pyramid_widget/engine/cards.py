@@ -4,11 +4,18 @@ A card is an ``int`` from 0 to 51: ``card = (rank - 1) * 4 + suit``, with ranks 
 (King) and suits in the order clubs, diamonds, hearts, spades. Suits never matter for play;
 they only make each card unique.
 
+Two-deck games add the second deck's copies as 52 to 103 (``card + 52``): the face is
+``card % 52`` and the copy ``card // 52``. The second copy's name carries a prime mark
+(``"AS'"``), so a move names either copy and parses back; one-deck games never see it.
+
 >>> c = parse_card("TD")
 >>> c, rank(c), suit(c), card_str(c)
 (37, 10, 1, 'TD')
 >>> card_long_name(parse_card("QH"))
 'Queen of hearts'
+>>> twin = parse_card("TD'")
+>>> twin, rank(twin), copy_of(twin), card_str(twin), card_long_name(twin)
+(89, 10, 1, "TD'", '10 of diamonds (second deck)')
 """
 
 from __future__ import annotations
@@ -41,6 +48,17 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
 DECK: tuple[Card, ...] = tuple(range(52))
 KING = 13
+#: The mark of a second-deck copy in a card's name (``"AS'"``).
+COPY_MARK = "'"
+
+
+def deck(decks: int = 1) -> tuple[Card, ...]:
+    """Return every card of ``decks`` decks (1 or 2), in card order.
+
+    >>> len(deck(2)), deck(2)[52] == 52
+    (104, True)
+    """
+    return tuple(range(52 * decks))
 
 
 def make_card(rank_value: int, suit_index: int) -> Card:
@@ -56,7 +74,12 @@ def make_card(rank_value: int, suit_index: int) -> Card:
 
 def rank(card: Card) -> int:
     """Return the rank value of ``card``: Ace 1, 2-10 face value, Jack 11, Queen 12, King 13."""
-    return card // 4 + 1
+    return card % 52 // 4 + 1
+
+
+def copy_of(card: Card) -> int:
+    """Return which deck ``card`` comes from: 0 for the first, 1 for the second."""
+    return card // 52
 
 
 def suit(card: Card) -> int:
@@ -67,7 +90,8 @@ def suit(card: Card) -> int:
 def parse_card(text: str) -> Card:
     """Parse a two-character card such as ``"AS"`` or ``"td"`` (case does not matter).
 
-    ``"10"`` is accepted for ten as a courtesy (``"10H"``).
+    ``"10"`` is accepted for ten as a courtesy (``"10H"``); a trailing prime (``"AS'"``)
+    names the second deck's copy.
 
     Raises :class:`~pyramid_widget.errors.InvalidCardError` (a ``ValueError``) naming the text.
 
@@ -81,23 +105,30 @@ def parse_card(text: str) -> Card:
     if not isinstance(text, str):
         raise InvalidCardError(f"{text!r} is not a card: expected a string like 'TD'")
     cleaned = text.strip().upper()
+    second = cleaned.endswith(COPY_MARK)
+    if second:
+        cleaned = cleaned[:-1]
     if cleaned.startswith("10") and len(cleaned) == 3:
         cleaned = "T" + cleaned[2]
     if len(cleaned) != 2 or cleaned[0] not in RANKS or cleaned[1] not in SUITS:
         raise InvalidCardError(
             f"{text!r} is not a card: use rank {RANKS} then suit {SUITS}, like 'TD'"
         )
-    return RANKS.index(cleaned[0]) * 4 + SUITS.index(cleaned[1])
+    return RANKS.index(cleaned[0]) * 4 + SUITS.index(cleaned[1]) + (52 if second else 0)
 
 
 def card_str(card: Card) -> str:
-    """Return the two-character name of ``card``, rank then suit: ``"TD"``."""
-    return RANKS[card // 4] + SUITS[card % 4]
+    """Return the two-character name of ``card``, rank then suit: ``"TD"`` (``"TD'"`` for
+    the second deck's copy)."""
+    face = card % 52
+    return RANKS[face // 4] + SUITS[face % 4] + (COPY_MARK if card >= 52 else "")
 
 
 def card_long_name(card: Card) -> str:
     """Return the spoken name of ``card``, e.g. ``"Ten of diamonds"`` (for screen readers)."""
-    return f"{RANK_NAMES[card // 4]} of {SUIT_NAMES[card % 4]}"
+    face = card % 52
+    name = f"{RANK_NAMES[face // 4]} of {SUIT_NAMES[face % 4]}"
+    return name + (" (second deck)" if card >= 52 else "")
 
 
 def rank_name(value: int) -> str:

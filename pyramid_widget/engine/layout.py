@@ -1,7 +1,13 @@
-"""Geometry of the pyramid: 28 positions in 7 rows, numbered row by row.
+"""Geometry of the tableau: which positions cover which, and where each one is drawn.
 
-Position ``p`` at (row ``r``, column ``c``), both 0-based, is covered by the two positions
-(r+1, c) and (r+1, c+1). The bottom row (row 6) is covered by nothing.
+The classic tableau is the pyramid of 28 positions in 7 rows, numbered row by row: position
+``p`` at (row ``r``, column ``c``), both 0-based, is covered by the two positions (r+1, c) and
+(r+1, c+1), and the bottom row (row 6) is covered by nothing. The module-level constants
+below describe it, as they always have.
+
+The family's other shapes are :class:`Layout` values built by small constructors (an upright
+pyramid of *n* rows, the inverted triangle, several pyramids side by side, face-down flags);
+a rule set holds one as data (``RuleSet.layout``).
 
 >>> row_col(0), row_col(27), position(6, 6)
 ((0, 0), (6, 6), 27)
@@ -12,6 +18,11 @@ Position ``p`` at (row ``r``, column ``c``), both 0-based, is covered by the two
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pyramid_widget.errors import InvalidRulesError
 
 ROWS = 7
 SIZE = ROWS * (ROWS + 1) // 2
@@ -63,3 +74,236 @@ def _descendants(pos: int) -> int:
 
 BLOCKERS_MASK: tuple[int, ...] = tuple(_descendants(p) for p in range(SIZE))
 """``BLOCKERS_MASK[p]``: every position that must be cleared before ``p`` is available."""
+
+
+#: The most positions a layout may have (two decks hold 104 cards).
+MAX_POSITIONS = 104
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A tableau as data: the positions, which positions cover each, and where each is drawn.
+
+    ``covered_by[p]`` lists the positions that must all be empty before ``p`` is available;
+    ``places[p]`` is ``(x, y)``: ``x`` the card's left edge in half card widths, ``y`` its row
+    (the board decides how far rows overlap); ``face_down`` the positions dealt face down (a
+    card turns face up once nothing covers it); ``groups[p]`` which pyramid of several ``p``
+    belongs to (all 0 for one shape). Build layouts with :meth:`pyramid`, :meth:`inverted`,
+    :meth:`side_by_side` and :meth:`with_face_down`:
+
+    >>> Layout.pyramid(7) == CLASSIC, CLASSIC.size, CLASSIC.covered_by == COVERED_BY
+    (True, 28, True)
+    >>> tri = Layout.inverted(7)
+    >>> tri.size, tri.covered_by[0], tri.covered_by[3], tri.bottom
+    (28, (7,), (9, 10), (27,))
+    >>> Layout.side_by_side(Layout.pyramid(2), Layout.pyramid(7), Layout.pyramid(6)).size
+    52
+    """
+
+    name: str
+    covered_by: tuple[tuple[int, ...], ...]
+    places: tuple[tuple[float, float], ...]
+    face_down: frozenset[int] = frozenset()
+    groups: tuple[int, ...] = ()
+    covers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    covered_by_mask: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    blockers_mask: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        size = len(self.covered_by)
+        if not 1 <= size <= MAX_POSITIONS:
+            raise InvalidRulesError(
+                f"layout {self.name!r}: a tableau has 1 to {MAX_POSITIONS} positions, got {size}"
+            )
+        if len(self.places) != size:
+            raise InvalidRulesError(
+                f"layout {self.name!r}: {size} positions but {len(self.places)} places"
+            )
+        groups = self.groups or (0,) * size
+        if len(groups) != size:
+            raise InvalidRulesError(f"layout {self.name!r}: {size} positions but {len(groups)} groups")
+        object.__setattr__(self, "groups", tuple(groups))
+        for p, qs in enumerate(self.covered_by):
+            if any(not isinstance(q, int) or not p < q < size for q in qs):
+                raise InvalidRulesError(
+                    f"layout {self.name!r}: position {p} must be covered only by later "
+                    f"positions of the layout (0..{size - 1}), got {qs}"
+                )
+        if any(not isinstance(p, int) or not 0 <= p < size for p in self.face_down):
+            raise InvalidRulesError(f"layout {self.name!r}: face-down positions must be 0..{size - 1}")
+        covers = tuple(tuple(q for q in range(size) if p in self.covered_by[q]) for p in range(size))
+        object.__setattr__(self, "covers", covers)
+        object.__setattr__(
+            self, "covered_by_mask", tuple(sum(1 << q for q in qs) for qs in self.covered_by)
+        )
+        blockers = [0] * size
+        for p in range(size - 1, -1, -1):  # coverers come later, so they are done first
+            for q in self.covered_by[p]:
+                blockers[p] |= (1 << q) | blockers[q]
+        object.__setattr__(self, "blockers_mask", tuple(blockers))
+
+    @property
+    def size(self) -> int:
+        """How many positions the tableau has."""
+        return len(self.covered_by)
+
+    @property
+    def bottom(self) -> tuple[int, ...]:
+        """The positions covered by nothing (available at the deal)."""
+        return tuple(p for p, qs in enumerate(self.covered_by) if not qs)
+
+    @property
+    def width(self) -> float:
+        """The tableau's width in half card widths."""
+        return max(x for x, _ in self.places) + 2
+
+    @property
+    def height(self) -> float:
+        """The tableau's height in rows (the last row's index plus one)."""
+        return max(y for _, y in self.places) + 1
+
+    @classmethod
+    def pyramid(cls, rows: int) -> Layout:
+        """The upright pyramid of ``rows`` rows (row ``r`` holds ``r + 1`` cards); (r, c) is
+        covered by (r+1, c) and (r+1, c+1).
+
+        >>> Layout.pyramid(9).size
+        45
+        """
+        _check_rows(rows)
+        start = [r * (r + 1) // 2 for r in range(rows)]
+        covered: list[tuple[int, ...]] = []
+        places: list[tuple[float, float]] = []
+        for r in range(rows):
+            for c in range(r + 1):
+                below = () if r == rows - 1 else (start[r + 1] + c, start[r + 1] + c + 1)
+                covered.append(below)
+                places.append((float(rows - 1 - r + 2 * c), float(r)))
+        name = "pyramid" if rows == ROWS else f"pyramid of {rows} rows"
+        return cls(name, tuple(covered), tuple(places))
+
+    @classmethod
+    def inverted(cls, rows: int) -> Layout:
+        """The inverted triangle: ``rows`` cards on the top row down to one at the bottom,
+        numbered row by row from the top. As in PySolFC's Triangle, lower rows cover upper
+        ones: (r, c) is covered by (r+1, c-1) and (r+1, c) where they exist, so the end cards
+        of a row are covered by one card and the bottom card is available first.
+
+        >>> Layout.inverted(3).covered_by
+        ((3,), (3, 4), (4,), (5,), (5,), ())
+        """
+        _check_rows(rows)
+        start = [sum(rows - i for i in range(r)) for r in range(rows)]
+        covered: list[tuple[int, ...]] = []
+        places: list[tuple[float, float]] = []
+        for r in range(rows):
+            length = rows - r
+            for c in range(length):
+                below: tuple[int, ...] = ()
+                if r < rows - 1:
+                    below = tuple(start[r + 1] + k for k in (c - 1, c) if 0 <= k < length - 1)
+                covered.append(below)
+                places.append((float(r + 2 * c), float(r)))
+        return cls(f"inverted triangle of {rows} rows", tuple(covered), tuple(places))
+
+    @classmethod
+    def side_by_side(cls, *layouts: Layout, gap: float = 1.0) -> Layout:
+        """Several layouts next to each other, left to right, each card covered only within
+        its own one; positions are numbered layout after layout. ``gap`` is the space between
+        them in half card widths. Rows are aligned at the top.
+
+        >>> two = Layout.side_by_side(Layout.pyramid(7), Layout.pyramid(7))
+        >>> two.size, two.covered_by[28], two.groups[28]
+        (56, (29, 30), 1)
+        """
+        if not layouts:
+            raise InvalidRulesError("side_by_side needs at least one layout")
+        covered: list[tuple[int, ...]] = []
+        places: list[tuple[float, float]] = []
+        groups: list[int] = []
+        face_down: set[int] = set()
+        offset, left = 0, 0.0
+        for index, layout in enumerate(layouts):
+            covered.extend(tuple(q + offset for q in qs) for qs in layout.covered_by)
+            places.extend((x + left, y) for x, y in layout.places)
+            groups.extend([index] * layout.size)
+            face_down.update(p + offset for p in layout.face_down)
+            offset += layout.size
+            left += layout.width + gap
+        name = " + ".join(layout.name for layout in layouts)
+        return cls(name, tuple(covered), tuple(places), frozenset(face_down), tuple(groups))
+
+    def with_face_down(self, positions: Iterable[int]) -> Layout:
+        """The same layout with ``positions`` dealt face down.
+
+        >>> dark = CLASSIC.with_face_down(range(21))
+        >>> sorted(dark.face_down)[-1], dark.covered_by == CLASSIC.covered_by
+        (20, True)
+        """
+        return Layout(self.name, self.covered_by, self.places, frozenset(positions), self.groups)
+
+    def covered_positions(self) -> tuple[int, ...]:
+        """The positions covered at the deal (every position but the bottom ones)."""
+        return tuple(p for p, qs in enumerate(self.covered_by) if qs)
+
+    def to_dict(self) -> dict[str, object]:
+        """The layout as JSON-ready data (:meth:`from_dict` reads it back)."""
+        return {
+            "name": self.name,
+            "covered_by": [list(qs) for qs in self.covered_by],
+            "places": [list(xy) for xy in self.places],
+            "face_down": sorted(self.face_down),
+            "groups": list(self.groups),
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Layout:
+        """Build a layout from :meth:`to_dict` output, with a clear error for bad data.
+
+        >>> Layout.from_dict(Layout.inverted(7).to_dict()) == Layout.inverted(7)
+        True
+        >>> Layout.from_dict({"name": "x"})
+        Traceback (most recent call last):
+        ...
+        pyramid_widget.errors.InvalidRulesError: a layout needs name, covered_by and places (as from Layout.to_dict())
+        """
+        if not isinstance(data, dict) or not {"name", "covered_by", "places"} <= set(data):
+            raise InvalidRulesError(
+                "a layout needs name, covered_by and places (as from Layout.to_dict())"
+            )
+        try:
+            return cls(
+                str(data["name"])[:80],
+                tuple(tuple(int(q) for q in _seq(qs)) for qs in _seq(data["covered_by"])),
+                tuple(_place(xy) for xy in _seq(data["places"])),
+                frozenset(int(p) for p in _seq(data.get("face_down", []))),
+                tuple(int(g) for g in _seq(data.get("groups", []))),
+            )
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, InvalidRulesError):
+                raise
+            raise InvalidRulesError(f"a layout's positions must be numbers: {exc}") from None
+
+
+def _seq(value: object) -> Sequence[object]:
+    if not isinstance(value, (list, tuple)) or len(value) > MAX_POSITIONS:
+        raise TypeError(f"expected a list of at most {MAX_POSITIONS} items")
+    return value
+
+
+def _place(value: object) -> tuple[float, float]:
+    x, y = _seq(value)
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (x, y)):
+        raise TypeError("a place is two numbers")
+    if not all(-1000 <= float(v) <= 1000 for v in (x, y)):  # type: ignore[arg-type]
+        raise ValueError("a place's numbers must be between -1000 and 1000")
+    return float(x), float(y)  # type: ignore[arg-type]
+
+
+def _check_rows(rows: int) -> None:
+    if isinstance(rows, bool) or not isinstance(rows, int) or not 1 <= rows <= 13:
+        raise InvalidRulesError(f"a pyramid or triangle has 1 to 13 rows, got {rows!r}")
+
+
+CLASSIC = Layout.pyramid(ROWS)
+"""The classic 28-card pyramid of 7 rows (every preset of docs/RULES.md)."""

@@ -41,16 +41,83 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pyramid_widget.engine.cards import Card, rank
+from pyramid_widget.engine.layout import CLASSIC, Layout
 from pyramid_widget.errors import InvalidRulesError
 
-ZONES = ("cell", "pyramid", "stock", "waste")
+ZONES = ("cell", "pyramid", "reserve", "stock", "waste")
 #: The longest rule set name and description, in characters.
 MAX_NAME = 80
 MAX_DESCRIPTION = 1000
 #: The largest number (in absolute value) a scoring field may hold.
 MAX_POINTS = 10**9
-Pairing = Literal["sum13", "adjacent"]
 WinCondition = Literal["pyramid", "all"]
+RedealOrder = Literal["first-drawn", "by-pile"]
+REDEAL_ORDERS = ("first-drawn", "by-pile")
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Which two rank values pair, as data: ``pairs`` holds ``(a, b)`` with ``a <= b``.
+
+    A value paired with itself (``(11, 11)``: J+J) pairs two cards of the same rank. Which
+    single cards go alone is the rule set's ``kings_alone``. The named tables are in
+    :data:`PAIRINGS`; ``RuleSet.pairing`` takes a name or a table.
+
+    >>> PAIRINGS["sum13"].matches(5, 8), PAIRINGS["adjacent"].matches(1, 13)
+    (True, False)
+    >>> PAIRINGS["sum11"].matches(12, 12), PAIRINGS["sum12"].matches(12, 13)
+    (True, True)
+    >>> PAIRINGS["sum13"].partners(6)
+    (7,)
+    """
+
+    name: str
+    pairs: frozenset[tuple[int, int]]
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        pairs = set()
+        for item in self.pairs:
+            ok = isinstance(item, tuple) and len(item) == 2
+            ok = ok and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+            if not ok or not all(1 <= v <= 13 for v in item):
+                raise InvalidRulesError(
+                    f"pairing {self.name!r}: pairs are two rank values from 1 (Ace) to 13 (King)"
+                )
+            pairs.add((min(item), max(item)))
+        object.__setattr__(self, "pairs", frozenset(pairs))
+
+    def matches(self, a: int, b: int) -> bool:
+        """Whether rank values ``a`` and ``b`` pair."""
+        return (min(a, b), max(a, b)) in self.pairs
+
+    def partners(self, value: int) -> tuple[int, ...]:
+        """The values that pair with ``value``, smallest first."""
+        return tuple(v for v in range(1, 14) if self.matches(value, v))
+
+
+def _sum_pairs(total: int, *extra: tuple[int, int]) -> frozenset[tuple[int, int]]:
+    return frozenset({(a, total - a) for a in range(1, total // 2 + 1) if total - a <= 13} | set(extra))
+
+
+PAIRINGS: dict[str, Pairing] = {
+    "sum13": Pairing("sum13", _sum_pairs(13), "two cards whose values total 13"),
+    "adjacent": Pairing(
+        "adjacent",
+        frozenset({(v, v) for v in range(1, 14)} | {(v, v + 1) for v in range(1, 13)}),
+        "two cards of the same or adjacent rank (ranks do not wrap: never A with K)",
+    ),
+    "sum11": Pairing(
+        "sum11",
+        _sum_pairs(11, (11, 11), (12, 12), (13, 13)),
+        "two cards whose values total 11, or two Jacks, two Queens or two Kings",
+    ),
+    "sum12": Pairing(
+        "sum12", _sum_pairs(12, (12, 13)), "two cards whose values total 12, or a Queen and a King"
+    ),
+}
+"""The named pairing tables: today's ``sum13`` and ``adjacent`` and the family's ``sum11``
+(Eleven Triangle) and ``sum12`` (Pyramid Dozen)."""
 
 
 def zone_pair(a: str, b: str) -> str:
@@ -112,8 +179,19 @@ _INT_RANGES = {
     "draw_count": (1, 52),
     "cells": (0, 4),
     "undo_depth": (0, 1_000_000),
+    "decks": (1, 2),
+    "reserve_piles": (0, 12),
+    "reserve_depth": (0, 13),
 }
-_BOOL_FIELDS = ("kings_alone", "stock_top_available", "stock_face_up", "stall_rule", "rounds")
+_BOOL_FIELDS = (
+    "kings_alone",
+    "stock_top_available",
+    "stock_face_up",
+    "stall_rule",
+    "rounds",
+    "overlap_discards",
+    "waste_pair",
+)
 _MAX_PASSES = 1_000_000
 
 
@@ -218,7 +296,7 @@ class RuleSet:
     """
 
     name: str = "custom"
-    pairing: Pairing = "sum13"
+    pairing: str | Pairing = "sum13"
     kings_alone: bool = True
     waste_piles: int = 1
     draw_count: int = 1
@@ -233,6 +311,14 @@ class RuleSet:
     rounds: bool = False
     scoring: Scoring = field(default=CLASSIC_SCORING)
     description: str = ""
+    layout: Layout = field(default=CLASSIC)
+    decks: int = 1
+    reserve_piles: int = 0
+    reserve_depth: int = 0
+    overlap_discards: bool = False
+    waste_pair: bool = False
+    redeal_order: RedealOrder = "first-drawn"
+    source: str = ""
 
     def __post_init__(self) -> None:
         name = self.name if _text_problem(self.name, MAX_NAME, empty=False) is None else "custom"
@@ -240,6 +326,56 @@ class RuleSet:
         for problem in _problems(self):
             raise InvalidRulesError(f"rule set {name!r}: {problem}")
 
+    @property
+    def pairing_table(self) -> Pairing:
+        """The pairing as a :class:`Pairing` table (a name is looked up in :data:`PAIRINGS`)."""
+        if isinstance(self.pairing, Pairing):
+            return self.pairing
+        return PAIRINGS[self.pairing]
+
+    @property
+    def deck_size(self) -> int:
+        """How many cards the game holds: 52 a deck."""
+        return 52 * self.decks
+
+    @property
+    def tableau_size(self) -> int:
+        """How many positions the tableau (``layout``) has."""
+        return self.layout.size
+
+    @property
+    def reserve_size(self) -> int:
+        """How many cards the reserve piles hold at the deal."""
+        return self.reserve_piles * self.reserve_depth
+
+    @property
+    def stock_size(self) -> int:
+        """How many cards the stock holds at the deal."""
+        return self.deck_size - self.tableau_size - self.reserve_size
+
+    @property
+    def has_hidden(self) -> bool:
+        """Whether some tableau cards are dealt face down."""
+        return bool(self.layout.face_down)
+
+    @property
+    def classic_shape(self) -> bool:
+        """Whether the rule set has the shape the seven presets share: the classic 28-card
+        pyramid, one deck, no reserve, no overlap discards, no waste pair, first-drawn
+        redeals and the ``sum13`` or ``adjacent`` pairing (face-down flags aside).
+
+        >>> get_rules("apophis").classic_shape, get_rules("giza").classic_shape
+        (True, False)
+        """
+        return (
+            self.layout.covered_by == CLASSIC.covered_by
+            and self.decks == 1
+            and not self.reserve_piles
+            and not self.overlap_discards
+            and not self.waste_pair
+            and self.redeal_order == "first-drawn"
+            and self.pairing in ("sum13", "adjacent")
+        )
     def pairs(self, a: Card, b: Card) -> bool:
         """Return whether cards ``a`` and ``b`` match under the pairing rule (zones aside).
 
@@ -249,9 +385,7 @@ class RuleSet:
         """
         if a == b:
             return False
-        if self.pairing == "sum13":
-            return rank(a) + rank(b) == 13
-        return abs(rank(a) - rank(b)) <= 1
+        return self.pairing_table.matches(rank(a), rank(b))
 
     def zones_pair(self, zone_a: str, zone_b: str) -> bool:
         """Return whether a card in ``zone_a`` may pair with one in ``zone_b``."""
@@ -266,8 +400,18 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the rule set as JSON-ready data (``RuleSet.from_dict`` reads it back)."""
-        data = dataclasses.asdict(self)
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        data["scoring"] = dataclasses.asdict(self.scoring)
         data["pair_zones"] = sorted(self.pair_zones)
+        # the family's fields are written only where they differ from the classic defaults,
+        # so the seven presets (and the records and saved games that hold them) read as before
+        for name, default in _FAMILY_DEFAULTS.items():
+            if data[name] == default:
+                del data[name]
+        if "layout" in data:
+            data["layout"] = self.layout.to_dict()
+        if isinstance(self.pairing, Pairing):
+            data["pairing"] = {"name": self.pairing.name, "pairs": sorted(self.pairing.pairs)}
         return data
 
     @classmethod
@@ -291,6 +435,17 @@ class RuleSet:
         elif "scoring" in values and not isinstance(values["scoring"], Scoring):
             raise InvalidRulesError(
                 f"bad scoring: scoring must be a mapping of its fields, got {_shown(values['scoring'])}"
+            )
+        if "layout" in values and not isinstance(values["layout"], Layout):
+            values["layout"] = Layout.from_dict(values["layout"])
+        if isinstance(values.get("pairing"), Mapping):
+            table = values["pairing"]
+            pairs = table.get("pairs")
+            if not isinstance(pairs, (list, tuple)) or len(pairs) > 200:
+                raise InvalidRulesError("a pairing table needs a list of [value, value] pairs")
+            values["pairing"] = Pairing(
+                str(table.get("name", "custom"))[:MAX_NAME],
+                frozenset(tuple(p) if isinstance(p, (list, tuple)) else p for p in pairs),
             )
         if "pair_zones" in values:
             zones = values["pair_zones"]
@@ -319,6 +474,69 @@ def _normalise_zones(name: str, zones: Iterable[str]) -> frozenset[str]:
     return frozenset(result)
 
 
+def _pairing_problems(rules: RuleSet) -> Iterable[str]:
+    """A value that pairs with nothing and cannot go alone could never leave the game."""
+    if type(rules.kings_alone) is not bool:
+        return  # reported with the flags
+    table = rules.pairing_table
+    stuck = [
+        v for v in range(1, 14) if not table.partners(v) and not (v == 13 and rules.kings_alone)
+    ]
+    if stuck:
+        from pyramid_widget.engine.cards import rank_name
+
+        names = ", ".join(rank_name(v) for v in stuck)
+        yield (
+            f"the pairing {table.name!r} pairs {names} with nothing and the rules do not remove "
+            "it alone, so such a card could never leave the game"
+        )
+
+
+def _shape_problems(rules: RuleSet) -> Iterable[str]:
+    """The layout, the decks and the reserve must fit together."""
+    if not isinstance(rules.layout, Layout):
+        yield "layout must be a Layout (see pyramid_widget.engine.layout)"
+        return
+    if any(_range_problem("", getattr(rules, n), 0, 99) for n in _SHAPE_INTS):
+        return  # reported with the integer fields
+    if rules.decks not in (1, 2):
+        return
+    if bool(rules.reserve_piles) != bool(rules.reserve_depth):
+        yield "a reserve needs both reserve_piles and reserve_depth (or neither)"
+    dealt = rules.tableau_size + rules.reserve_size
+    if dealt > rules.deck_size:
+        yield (
+            f"the tableau ({rules.tableau_size}) and the reserve ({rules.reserve_size}) need "
+            f"{dealt} cards but {rules.decks} deck(s) hold {rules.deck_size}"
+        )
+    if rules.decks == 2 and rules.tableau_size <= 28:
+        yield (
+            f"a two-deck game needs a tableau of more than 28 cards (this one has "
+            f"{rules.tableau_size}); the rest of 104 cards would all be stock"
+        )
+    if rules.stock_size == 0 and (rules.stock_top_available or rules.stall_rule):
+        yield "the deal leaves no stock, so stock_top_available and stall_rule make no sense"
+    if rules.waste_pair and rules.waste_piles != 1:
+        yield "waste_pair (the top waste card pairs with the one beneath it) needs one waste pile"
+    if rules.reserve_piles and not any("reserve" in z for z in rules.pair_zones):
+        yield "the rule set has reserve piles but pair_zones never pairs a reserve card"
+    if not rules.reserve_piles and any("reserve" in z.split("+") for z in rules.pair_zones):
+        yield "pair_zones pairs the reserve but the rule set has no reserve piles"
+
+
+_SHAPE_INTS = ("decks", "reserve_piles", "reserve_depth")
+_FAMILY_DEFAULTS: dict[str, object] = {
+    "layout": CLASSIC,
+    "decks": 1,
+    "reserve_piles": 0,
+    "reserve_depth": 0,
+    "overlap_discards": False,
+    "waste_pair": False,
+    "redeal_order": "first-drawn",
+    "source": "",
+}
+
+
 def _problems(rules: RuleSet) -> Iterable[str]:
     """Yield what is wrong with ``rules`` (nothing for a playable rule set)."""
     problem = _text_problem(rules.name, MAX_NAME, empty=False)
@@ -327,8 +545,18 @@ def _problems(rules: RuleSet) -> Iterable[str]:
     problem = _text_problem(rules.description, MAX_DESCRIPTION, empty=True)
     if problem:
         yield f"description {problem}"
-    if not isinstance(rules.pairing, str) or rules.pairing not in ("sum13", "adjacent"):
-        yield f"pairing must be 'sum13' or 'adjacent', got {_shown(rules.pairing)}"
+    if not isinstance(rules.pairing, Pairing) and (
+        not isinstance(rules.pairing, str) or rules.pairing not in PAIRINGS
+    ):
+        yield f"pairing must be one of {', '.join(PAIRINGS)} or a Pairing, got {_shown(rules.pairing)}"
+    else:
+        yield from _pairing_problems(rules)
+    problem = _text_problem(rules.source, MAX_DESCRIPTION, empty=True)
+    if problem:
+        yield f"source {problem}"
+    if not isinstance(rules.redeal_order, str) or rules.redeal_order not in REDEAL_ORDERS:
+        yield f"redeal_order must be 'first-drawn' or 'by-pile', got {_shown(rules.redeal_order)}"
+    yield from _shape_problems(rules)
     if not isinstance(rules.win, str) or rules.win not in ("pyramid", "all"):
         yield f"win must be 'pyramid' or 'all', got {_shown(rules.win)}"
     for name in _BOOL_FIELDS:
@@ -412,10 +640,180 @@ EGYPT = RuleSet(
     "rounds and scoring.",
 )
 
-PRESETS: dict[str, RuleSet] = {
-    r.name: r for r in (EASY, MEDIUM, HARD, RELAXED, APOPHIS, CHEOPS, EGYPT)
-}
-"""The named rule sets of docs/RULES.md, by name."""
+RESERVE_ZONES = _zones(("pyramid", "pyramid"), ("pyramid", "reserve"), ("reserve", "reserve"))
+DARK = CLASSIC.with_face_down(range(21))
+"""The classic pyramid with rows 1-6 dealt face down (Dark Pyramid, Thirteen)."""
+TRIANGLE_LAYOUT = Layout.inverted(7)
+NINE_ROWS = Layout.pyramid(9)
+
+KING_TUT = RuleSet(
+    name="king_tut",
+    waste_piles=1,
+    draw_count=3,
+    passes=None,
+    stall_rule=True,
+    description="Draw three onto one waste (only its top plays), unlimited redeals with the "
+    "stall rule; clear the pyramid.",
+    source="PySolFC King Tut; solitaire.gg; named in seed 002",
+)
+TUTS_TOMB = KING_TUT.replace(
+    name="tuts_tomb",
+    overlap_discards=True,
+    description="King Tut with overlap discards: a card may pair with the only card still "
+    "covering it; unlimited redeals as PySolFC's King Tut (the sources do not say).",
+    source="Keller's account of the 1990 Microsoft game",
+)
+TRADITIONAL = RuleSet(
+    name="traditional",
+    passes=1,
+    stock_top_available=True,
+    stock_face_up=True,
+    pair_zones=STOCK_TOP_ZONES,
+    win="all",
+    description="The book game: draw one, one pass, the stock top plays; all 52 cards must go.",
+    source="Morehead & Mott-Smith; Keller & Masten",
+)
+DARK_PYRAMID = RuleSet(
+    name="dark_pyramid",
+    layout=DARK,
+    passes=3,
+    description="Classic Pyramid with rows 1-6 face down: a card turns up when uncovered; "
+    "three passes.",
+    source="named in seed 000; solitaire.gg DarkPyramid",
+)
+THIRTEEN = RuleSet(
+    name="thirteen",
+    layout=DARK,
+    passes=1,
+    waste_pair=True,
+    win="all",
+    description="Rows 1-6 face down, one pass; the top waste card may pair with the card "
+    "beneath it; all 52 cards must go.",
+    source="GNOME AisleRiot Thirteen",
+)
+GIZA = RuleSet(
+    name="giza",
+    reserve_piles=8,
+    reserve_depth=3,
+    passes=1,
+    pair_zones=RESERVE_ZONES,
+    win="all",
+    description="No stock: eight face-up reserve piles of three, any two available cards "
+    "pair; all 52 cards must go.",
+    source="PySolFC Giza; Pretty Good Solitaire; named in seed 002",
+)
+PYRAMID_DOZEN = GIZA.replace(
+    name="pyramid_dozen",
+    reserve_piles=6,
+    reserve_depth=4,
+    pairing="sum12",
+    kings_alone=False,
+    description="Pairs total 12, or a Queen and a King; Kings never go alone; six reserve "
+    "piles of four, no stock; all 52 cards must go.",
+    source="PySolFC Pyramid Dozen",
+)
+TRIANGLE = RuleSet(
+    name="triangle",
+    layout=TRIANGLE_LAYOUT,
+    passes=3,
+    stock_top_available=True,
+    stock_face_up=True,
+    pair_zones=STOCK_TOP_ZONES,
+    win="all",
+    description="An inverted triangle (seven cards on top down to one); draw one, three "
+    "passes, the stock top plays; all 52 cards must go.",
+    source="PySolFC Triangle",
+)
+ELEVEN_TRIANGLE = RuleSet(
+    name="eleven_triangle",
+    layout=TRIANGLE_LAYOUT,
+    pairing="sum11",
+    kings_alone=False,
+    waste_piles=3,
+    draw_count=3,
+    passes=1,
+    stock_face_up=True,
+    pair_zones=MULTI_WASTE_ZONES,
+    win="all",
+    description="An inverted triangle; pairs total 11, or two Jacks, Queens or Kings; one "
+    "card onto each of three wastes a draw, one pass; all 52 cards must go.",
+    source="PySolFC Eleven Triangle",
+)
+PHARAOHS = RuleSet(
+    name="pharaohs",
+    layout=Layout.side_by_side(Layout.pyramid(2), Layout.pyramid(7), Layout.pyramid(6)),
+    passes=1,
+    pair_zones=_zones(("pyramid", "pyramid")),
+    win="all",
+    description="Three pyramids of 2, 7 and 6 rows hold the whole deck; no stock; each card "
+    "is covered only within its own pyramid.",
+    source="PySolFC Pharaohs",
+)
+ANUBIS = RuleSet(
+    name="anubis",
+    layout=NINE_ROWS,
+    decks=2,
+    waste_piles=3,
+    draw_count=3,
+    passes=2,
+    stock_face_up=True,
+    pair_zones=MULTI_WASTE_ZONES,
+    win="all",
+    description="Two decks: a 9-row pyramid and one card onto each of three wastes a draw, "
+    "two passes as Apophis (solitaire.gg); all 104 cards must go.",
+    source="seed 000 (a two-deck Apophis with a bigger pyramid); solitaire.gg Anubis",
+)
+_TWO_DECK_CLASSIC = RuleSet(
+    name="double_pyramid",
+    layout=NINE_ROWS,
+    decks=2,
+    passes=3,
+    stock_top_available=True,
+    stock_face_up=True,
+    pair_zones=STOCK_TOP_ZONES,
+    win="all",
+    description="Two decks: a 9-row pyramid; draw one, three passes, the stock top plays; "
+    "all 104 cards must go.",
+    source="PySolFC Double Pyramid",
+)
+DOUBLE_PYRAMID = _TWO_DECK_CLASSIC
+TWO_PYRAMIDS = _TWO_DECK_CLASSIC.replace(
+    name="two_pyramids",
+    layout=Layout.side_by_side(Layout.pyramid(7), Layout.pyramid(7)),
+    description="Two decks: two 7-row pyramids side by side; draw one, three passes, the "
+    "stock top plays; all 104 cards must go.",
+    source="PySolFC Two Pyramids",
+)
+UP_AND_DOWN = _TWO_DECK_CLASSIC.replace(
+    name="up_and_down",
+    layout=Layout.side_by_side(Layout.pyramid(7), Layout.inverted(7)),
+    description="Two decks: an upright and an inverted 7-row pyramid side by side; draw one, "
+    "three passes, the stock top plays; all 104 cards must go.",
+    source="PySolFC Up and Down",
+)
+
+CLASSIC_PRESETS: tuple[RuleSet, ...] = (EASY, MEDIUM, HARD, RELAXED, APOPHIS, CHEOPS, EGYPT)
+"""The seven rule sets of docs/RULES.md."""
+FAMILY_PRESETS: tuple[RuleSet, ...] = (
+    KING_TUT,
+    TUTS_TOMB,
+    TRADITIONAL,
+    DARK_PYRAMID,
+    THIRTEEN,
+    GIZA,
+    PYRAMID_DOZEN,
+    TRIANGLE,
+    ELEVEN_TRIANGLE,
+    PHARAOHS,
+    ANUBIS,
+    DOUBLE_PYRAMID,
+    TWO_PYRAMIDS,
+    UP_AND_DOWN,
+)
+"""The relatives of docs/RULES.md's section 5 (the family)."""
+
+PRESETS: dict[str, RuleSet] = {r.name: r for r in CLASSIC_PRESETS + FAMILY_PRESETS}
+"""The named rule sets of docs/RULES.md, by name: the seven classic ones first, then the family."""
 
 
 def get_rules(rules: str | RuleSet | Mapping[str, Any]) -> RuleSet:
@@ -426,7 +824,7 @@ def get_rules(rules: str | RuleSet | Mapping[str, Any]) -> RuleSet:
     >>> get_rules("klondike")
     Traceback (most recent call last):
     ...
-    pyramid_widget.errors.InvalidRulesError: unknown rule set 'klondike'; choose one of easy, medium, hard, relaxed, apophis, cheops, egypt
+    pyramid_widget.errors.InvalidRulesError: unknown rule set 'klondike'; choose one of easy, medium, hard, relaxed, apophis, cheops, egypt, king_tut, tuts_tomb, traditional, dark_pyramid, thirteen, giza, pyramid_dozen, triangle, eleven_triangle, pharaohs, anubis, double_pyramid, two_pyramids, up_and_down
     """
     if isinstance(rules, RuleSet):
         return rules
