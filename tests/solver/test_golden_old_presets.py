@@ -1,0 +1,50 @@
+"""Golden test of issue 18: the solver gives the seven original presets exactly what it gave
+before the family engine (commit 5b941a5): the same verdict, node count, line length and line.
+
+``golden_old_presets.json`` was recorded from a clean export of commit 5b941a5 (deals 0-199,
+per deal ``[verdict, nodes, moves, sha1 of the line's text]``); this test checks deals 0-39 of
+each preset, and ``benchmarks/bench_family_solver.py --golden`` checks all 200.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from pyramid_widget import Game
+from pyramid_widget.solver import Solution, solve
+
+GOLDEN_FILE = Path(__file__).with_name("golden_old_presets.json")
+OLD_PRESETS = ("relaxed", "medium", "hard", "cheops", "apophis", "egypt", "easy")
+
+
+def load_golden() -> dict[str, list[list[object]]]:
+    """The recorded answers, by preset name."""
+    data = json.loads(GOLDEN_FILE.read_text())
+    return {name: data[name] for name in OLD_PRESETS}
+
+
+def fingerprint(solution: Solution) -> list[object]:
+    """What the golden file records of one answer."""
+    line = " ".join(str(move) for move in solution.moves)
+    digest = hashlib.sha1(line.encode()).hexdigest()[:12]
+    return [solution.verdict.value, solution.nodes, len(solution.moves), digest]
+
+
+def test_golden_file_covers_200_deals_of_each_old_preset() -> None:
+    golden = load_golden()
+    assert sorted(golden) == sorted(OLD_PRESETS)
+    assert all(len(rows) == 200 for rows in golden.values())
+    verdicts = {row[0] for rows in golden.values() for row in rows}
+    assert verdicts == {"winnable", "unwinnable"}
+
+
+@pytest.mark.parametrize("name", OLD_PRESETS)
+def test_old_presets_solve_as_at_5b941a5(name: str) -> None:
+    rows = load_golden()[name]
+    for number in range(40):
+        got = fingerprint(solve(Game(name, deal=number)))
+        assert got == rows[number], (name, number)
