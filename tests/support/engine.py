@@ -26,6 +26,14 @@ def bottom(*cards: str) -> list[str | None]:
     return slots
 
 
+def slots(size: int, **cards_at: str) -> list[str | None]:
+    """``size`` tableau slots with cards placed by name: ``slots(45, p44="5H")``."""
+    tableau: list[str | None] = [None] * size
+    for key, card in cards_at.items():
+        tableau[int(key[1:])] = card
+    return tableau
+
+
 def game(rules: str, pyr: list[str | None], **kwargs: object) -> Game:
     """A hand-made position under ``rules`` with a frozen clock."""
     return Game.from_position(rules, pyramid=pyr, clock=lambda: 0.0, **kwargs)  # type: ignore[arg-type]
@@ -50,4 +58,6 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         game.round,
         game.moves,
         game.score if not game.rules.scoring.undo_keeps_score else None,
+        getattr(game, "reserves", ()),
+        getattr(game, "hidden", ()),
     )
