@@ -15,8 +15,10 @@ a student needs to write one in a notebook cell:
 >>> outcome.result, outcome.cards_left, outcome.moves
 ('lost', 22, 41)
 
-The built-in strategies (:data:`STRATEGIES`) decide from the position the player sees and
-play the engine's rules exactly. For speed they also run on the compact
+The built-in strategies (:data:`STRATEGIES`) but ``perfect`` decide from the position the
+player sees (never a face-down card: the suite changes the hidden cards of Dark Pyramid and
+Thirteen positions and checks that no move changes) and play the engine's rules exactly, for
+every preset of the family. For speed they also run on the compact
 :class:`~pyramid_widget.lab.fastplay.FastGame`; the suite checks that both paths play the same
 games move for move.
 
@@ -29,8 +31,10 @@ games move for move.
 - ``lookahead``: Monte Carlo look-ahead. It tries every legal move, finishes the game with
   ``greedy`` on a few guesses of the face-down stock, and plays the move that did best. It
   knows only what a player knows: the stock order only once it has been seen (after the
-  first pass).
-- ``perfect``: the exact solver; a deal counts as won when it is winnable.
+  first pass), and never the face-down tableau cards (each guess deals the unseen cards,
+  taken in card order and shuffled, back to the unseen places).
+- ``perfect``: the exact solver; a deal counts as won when it is winnable. It reads every
+  card, face-down ones included: an upper bound, not a fair player.
 """
 
 from __future__ import annotations
@@ -52,10 +56,13 @@ from pyramid_widget.lab.fastplay import (
     DRAW,
     PLAYING,
     RANK,
+    RANK_OF,
     REDEAL,
     WON,
+    FamilyGame,
     FastGame,
     FastMove,
+    classic_shape,
     from_move,
     to_move,
 )
@@ -91,7 +98,10 @@ class Outcome:
 
 def greedy_key(view: FastGame, move: FastMove) -> tuple[int, ...]:
     """The greedy preference for ``move`` in ``view`` (bigger is better): the engine's
-    :func:`~pyramid_widget.engine.hints.preference`, read from the fast game's bits."""
+    :func:`~pyramid_widget.engine.hints.preference`, read from the fast game's bits (on a
+    family layout, the same rule over the layout's covering map: :func:`family_preference`)."""
+    if isinstance(view, FamilyGame):
+        return family_preference(view, move)
     return preference(move, view.pos_of, view.mask)
 
 
@@ -99,10 +109,50 @@ def greedy_pick(view: FastGame, moves: Sequence[FastMove]) -> FastMove:
     """The greedy move among ``moves`` (not empty): the engine's rule of thumb,
     :func:`~pyramid_widget.engine.hints.choose` (best preference, then first in sorted
     order), the same move the widget's hint gives."""
-    best = choose(moves, view.pos_of, view.mask)
+    if isinstance(view, FamilyGame):
+        best: FastMove | None = None
+        best_key: tuple[int, ...] = ()
+        for move in moves:
+            key = family_preference(view, move)
+            if best is None or key > best_key or (key == best_key and move < best):
+                best, best_key = move, key
+    else:
+        best = choose(moves, view.pos_of, view.mask)
     if best is None:
         raise StrategyError("greedy was asked to choose among no moves")
     return best
+
+
+def family_uncovers(view: FamilyGame, positions: Sequence[int]) -> int:
+    """:func:`~pyramid_widget.engine.hints.uncovers` over ``view``'s layout: how many tableau
+    cards become available when the cards at ``positions`` leave."""
+    after = view.mask
+    for p in positions:
+        after &= ~(1 << p)
+    covers, covered = view._covers, view._covered_mask
+    count = 0
+    for p in positions:
+        for q in covers[p]:
+            if after >> q & 1 and not after & covered[q]:
+                count += 1
+    return count
+
+
+def family_preference(view: FamilyGame, move: FastMove) -> tuple[int, ...]:
+    """:func:`~pyramid_widget.engine.hints.preference` for any layout and either deck: a
+    King is any card of rank 13, and "uncovers" reads the layout's covering map. On the
+    classic pyramid with one deck it gives exactly what ``preference`` gives."""
+    kind, cards = move
+    pos_of = view.pos_of
+    if kind == "pair" or kind == "king":
+        positions = [pos_of[c] for c in cards if pos_of[c] >= 0]
+        king = int(any(RANK_OF[c] == 13 for c in cards))
+        return (3, king, len(positions), family_uncovers(view, positions))
+    if kind == "cell":
+        p = pos_of[cards[0]]
+        gain = family_uncovers(view, (p,)) if p >= 0 else 0
+        return (2 if gain else 0, gain)
+    return (1, 1) if kind == "draw" else (1, 0)
 
 
 def _plain_view(game: Game) -> tuple[FastGame, list[FastMove]]:
@@ -164,6 +214,8 @@ class Greedy:
 def _draw_opened(fg: FastGame) -> bool:
     """Whether the last draw made a removal possible (nothing was possible before it)."""
     rules = fg.rules
+    if isinstance(fg, FamilyGame):
+        return bool(fg.removals())
     if rules.waste_piles == 1 and not rules.stock_top_available and not rules.cells:
         top = RANK[fg.wastes[0][-1]]
         if top == 13 and rules.kings_alone:
@@ -176,9 +228,11 @@ def _draw_opened(fg: FastGame) -> bool:
 
 
 def _is_classic(rules: RuleSet) -> bool:
-    """Classic Pyramid: sum-13 pairs, lone Kings, one waste pile, draw one, no cells."""
+    """Classic Pyramid: sum-13 pairs, lone Kings, one waste pile, draw one, no cells (on the
+    classic pyramid, one deck, no reserve: :func:`~pyramid_widget.lab.fastplay.classic_shape`)."""
     return (
-        rules.pairing == "sum13"
+        classic_shape(rules)
+        and rules.pairing == "sum13"
         and rules.kings_alone
         and rules.waste_piles == 1
         and rules.draw_count == 1
@@ -283,10 +337,13 @@ class Lookahead(Greedy):
         greedy = greedy_pick(view, moves)
         if greedy[0] == "king":
             return greedy
-        guesses = [self._guess(view, rng) for _ in range(self.samples)]
+        if view.hidden():
+            guesses = [self._guess_hidden(view, rng) for _ in range(self.samples)]
+        else:
+            guesses = [(self._guess(view, rng), {}) for _ in range(self.samples)]
         best, best_key = greedy, (-(10**9), False)
         for move in sorted(moves):
-            score = sum(_rollout(view, stock, move, rng) for stock in guesses)
+            score = sum(_rollout(view, stock, move, rng, placed) for stock, placed in guesses)
             key = (score, move == greedy)
             if key > best_key:
                 best, best_key = move, key
@@ -302,6 +359,23 @@ class Lookahead(Greedy):
         rng.shuffle(hidden)
         return hidden + stock[len(stock) - seen :]
 
+    @staticmethod
+    def _guess_hidden(view: FastGame, rng: random.Random) -> tuple[list[int], dict[int, int]]:
+        """A guess where some tableau cards are face down: the cards the player has not
+        seen (the face-down ones, and on the first pass the unseen stock) are taken in
+        card order, shuffled by ``rng`` and dealt back to those places, so the guess depends
+        on which cards are unseen, never on where they really are."""
+        stock = view.stock.copy()
+        places = view.hidden()
+        unseen_stock = 0
+        if view.pass_number == 1:
+            seen = 1 if view.rules.stock_face_up and stock else 0
+            unseen_stock = len(stock) - seen
+        pool = sorted([view.pyr[p] for p in places] + stock[:unseen_stock])
+        rng.shuffle(pool)
+        stock[:unseen_stock] = pool[len(places) :]
+        return stock, dict(zip(places, pool[: len(places)], strict=True))
+
     def playout(self, fg: FastGame, rng: random.Random, max_moves: int) -> None:
         """Play ``fg`` to the end (or ``max_moves``) on the fast path."""
         while fg.status == PLAYING and len(fg.history) < max_moves:
@@ -311,9 +385,23 @@ class Lookahead(Greedy):
         return f"<strategy lookahead samples={self.samples}>"
 
 
-def _rollout(view: FastGame, stock: list[int], move: FastMove, rng: random.Random) -> int:
+def _rollout(
+    view: FastGame,
+    stock: list[int],
+    move: FastMove,
+    rng: random.Random,
+    placed: dict[int, int] | None = None,
+) -> int:
     fg = view.copy()
     fg.stock = stock.copy()
+    if placed:  # a guess of the face-down cards
+        for p in placed:
+            fg.pos_of[fg.pyr[p]] = -1
+            fg.origin &= ~(1 << fg.pyr[p])
+        for p, card in placed.items():
+            fg.pyr[p] = card
+            fg.pos_of[card] = p
+            fg.origin |= 1 << card
     fg.play(move)
     GREEDY.playout(fg, rng, 2000)
     return 100 if fg.status == WON else -fg.cards_left()
@@ -321,6 +409,10 @@ def _rollout(view: FastGame, stock: list[int], move: FastMove, rng: random.Rando
 
 class Perfect:
     """The exact solver as a strategy: a deal counts as won when it is winnable.
+
+    It is not a fair player: the solver reads every card, the face-down stock and (in Dark
+    Pyramid, Thirteen) the face-down tableau cards too. Its win rate is what a player who
+    knew every card could reach, an upper bound for every fair strategy.
 
     As a callable it plays the first move of a winning line (or the greedy move when the
     position cannot be won or the solver runs out of time). Experiments ask it once per
@@ -449,7 +541,7 @@ def play_game(
         return strat.classify(rules, deal)
     start = time.perf_counter()
     if fast and hasattr(strat, "playout"):
-        cards = coerce_deal(deal)[0]
+        cards = _deal_cards(rules, deal)
         fg = FastGame(rules, cards)
         strat.playout(fg, rng, max_moves)
         result: Result = (
@@ -465,8 +557,16 @@ def play_game(
     status = game.status
     result = "won" if status is Status.WON else "lost" if status is Status.LOST else "unknown"
     history = tuple(game.history) if record else ()
-    left = 52 - len(game.discard)
+    left = 52 * getattr(rules, "decks", 1) - len(game.discard)
     return Outcome(result, left, game.moves, time.perf_counter() - start, history)
+
+
+def _deal_cards(rules: RuleSet, deal: int | str | Sequence[int]) -> list[int]:
+    """The cards of ``deal`` for ``rules`` (104 for a two-deck game)."""
+    decks = getattr(rules, "decks", 1)
+    if decks == 1:
+        return list(coerce_deal(deal)[0])
+    return list(coerce_deal(deal, decks=decks)[0])  # type: ignore[call-arg, unused-ignore]
 
 
 def _play_checked(game: Game, strategy: Strategy, rng: random.Random) -> None:

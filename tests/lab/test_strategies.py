@@ -9,13 +9,15 @@ import pytest
 
 from pyramid_widget import PRESETS, Game, Move, get_rules
 from pyramid_widget.engine.deals import deal_from_number
+from pyramid_widget.engine.layout import Layout
+from pyramid_widget.engine.rules import CLASSIC_ZONES, RuleSet
+from pyramid_widget.errors import StrategyError
 from pyramid_widget.lab.fastplay import LOST, PLAYING, WON, FastGame, from_move, to_move
 from pyramid_widget.lab.strategies import (
     GREEDY,
     STRATEGIES,
     Lookahead,
     Perfect,
-    StrategyError,
     get_strategy,
     play_game,
 )
@@ -23,14 +25,42 @@ from pyramid_widget.solver import solve
 
 STATUS = {PLAYING: "playing", WON: "won", LOST: "lost"}
 
+VARIANTS = {
+    "by-pile apophis": get_rules("apophis").replace(
+        name="by-pile apophis", redeal_order="by-pile", passes=3
+    ),
+    "by-pile eleven": get_rules("eleven_triangle").replace(
+        name="by-pile eleven", redeal_order="by-pile", passes=3
+    ),
+    "overlap relaxed": get_rules("relaxed").replace(name="overlap relaxed", overlap_discards=True),
+    "overlap adjacent": get_rules("cheops").replace(
+        name="overlap adjacent", overlap_discards=True, passes=2
+    ),
+    "waste pair medium": get_rules("medium").replace(name="waste pair medium", waste_pair=True),
+    "pharaohs stock": get_rules("pharaohs").replace(
+        name="pharaohs stock",
+        layout=Layout.side_by_side(Layout.pyramid(2), Layout.pyramid(6)),
+        passes=2,
+        pair_zones=CLASSIC_ZONES,
+    ),
+}
+"""Rule sets no preset has: by-pile redeals, overlap discards with other rules, the waste
+pair with three passes, a small side-by-side tableau with a stock."""
+FAMILY = [*PRESETS, *VARIANTS]
 
-@pytest.mark.parametrize("rules", list(PRESETS))
+
+def _rules(name: str) -> RuleSet:
+    return VARIANTS.get(name) or get_rules(name)
+
+
+@pytest.mark.parametrize("rules", FAMILY)
 def test_fast_engine_has_the_engines_legal_moves_and_status(rules: str) -> None:
     """Random walks through 25 deals: at every step the same legal moves and status."""
+    rule_set = _rules(rules)
     for deal in range(25):
         game, fg, rng = (
-            Game(rules, deal),
-            FastGame(get_rules(rules), deal_from_number(deal)),
+            Game(rule_set, deal),
+            FastGame(rule_set, deal_from_number(deal, rule_set.decks)),
             random.Random(deal),
         )
         while True:
@@ -44,12 +74,13 @@ def test_fast_engine_has_the_engines_legal_moves_and_status(rules: str) -> None:
             fg.play(move)
 
 
-@pytest.mark.parametrize("rules", list(PRESETS))
+@pytest.mark.parametrize("rules", FAMILY)
 @pytest.mark.parametrize("strategy", ["random", "greedy"])
 def test_fast_path_and_engine_path_play_identical_games(rules: str, strategy: str) -> None:
+    rule_set = _rules(rules)
     for deal in range(20):
-        fast = play_game(strategy, rules, deal, random.Random(deal), record=True)
-        plain = play_game(strategy, rules, deal, random.Random(deal), record=True, fast=False)
+        fast = play_game(strategy, rule_set, deal, random.Random(deal), record=True)
+        plain = play_game(strategy, rule_set, deal, random.Random(deal), record=True, fast=False)
         assert fast.history == plain.history, (rules, strategy, deal)
         assert (fast.result, fast.cards_left, fast.moves) == (
             plain.result,
@@ -58,11 +89,12 @@ def test_fast_path_and_engine_path_play_identical_games(rules: str, strategy: st
         )
 
 
-@pytest.mark.parametrize("rules", list(PRESETS))
+@pytest.mark.parametrize("rules", FAMILY)
 def test_lookahead_fast_path_and_engine_path_play_identical_games(rules: str) -> None:
+    rule_set = _rules(rules)
     for deal in range(2):
-        fast = play_game("lookahead", rules, deal, random.Random(deal), record=True)
-        plain = play_game("lookahead", rules, deal, random.Random(deal), record=True, fast=False)
+        fast = play_game("lookahead", rule_set, deal, random.Random(deal), record=True)
+        plain = play_game("lookahead", rule_set, deal, random.Random(deal), record=True, fast=False)
         assert fast.history == plain.history
         assert fast.result == plain.result
 
@@ -77,16 +109,17 @@ def test_lookahead_parity_on_more_deals(rules: str) -> None:
 
 
 @pytest.mark.parametrize("strategy", ["random", "greedy", "lookahead"])
-@pytest.mark.parametrize("rules", ["easy", "medium", "hard", "apophis", "egypt"])
+@pytest.mark.parametrize("rules", ["easy", "medium", "hard", "apophis", "egypt", *FAMILY[7:]])
 def test_fast_games_replay_legally_through_the_engine(strategy: str, rules: str) -> None:
+    rule_set = _rules(rules)
     for deal in range(3):
-        outcome = play_game(strategy, rules, deal, random.Random(deal), record=True)
-        game = Game(rules, deal)
+        outcome = play_game(strategy, rule_set, deal, random.Random(deal), record=True)
+        game = Game(rule_set, deal)
         for move in outcome.history:
             assert move in game.legal_moves
             game.play(move)
         assert game.status.value == outcome.result
-        assert 52 - len(game.discard) == outcome.cards_left
+        assert rule_set.deck_size - len(game.discard) == outcome.cards_left
 
 
 def _position(rules: str, pyramid: dict[int, str], stock: list[str], waste: list[str]) -> Game:
