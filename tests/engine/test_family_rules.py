@@ -683,6 +683,7 @@ def test_by_pile_redeal_gathers_waste_1_then_2_then_3() -> None:
     assert sorted(stock) == sorted(["2C", "3C", "4C", "5C", "6C", "7C"])
     assert set(stock[:2]) == {"4C", "7C"}, "the last pile's cards come first"
     assert set(stock[2:4]) == {"3C", "6C"} and set(stock[4:]) == {"2C", "5C"}
+    assert stock == ["4C", "7C", "3C", "6C", "2C", "5C"], "each pile turned over: bottom first"
 
 
 def test_apophis_keeps_first_drawn_and_two_passes_pysol_form_is_expressible() -> None:
