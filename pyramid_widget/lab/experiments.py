@@ -71,9 +71,9 @@ __all__ = [
 class GameRow:
     """One game: which deal, rules and strategy, how it ended, how long it took.
 
-    ``result`` is "won", "lost" or "unknown". ``cards_left`` counts the *pyramid* cards not
-    yet removed (0 in every won game: the goal is to clear the pyramid); ``cards_left_all``
-    counts every card not discarded, stock and waste included. Both are ``None`` when the
+    ``result`` is "won", "lost" or "unknown". ``cards_left`` counts the *pyramid* (tableau)
+    cards not yet removed (0 in every won game: the goal is to clear the pyramid);
+    ``cards_left_all`` counts every card not discarded, stock, reserve and waste included. Both are ``None`` when the
     game was not played out (the ``perfect`` strategy decides a lost deal without playing it).
     """
 
@@ -393,7 +393,7 @@ def _play_cell(task: _Task, game: int, deal: int) -> list[GameRow]:
                     strategy_name(strategy),
                     out.result,
                     out.won,
-                    pyramid_cards_left(deal, out),
+                    pyramid_cards_left(deal, out, rules),
                     out.cards_left,
                     out.moves,
                     out.seconds,
@@ -402,8 +402,9 @@ def _play_cell(task: _Task, game: int, deal: int) -> list[GameRow]:
     return rows
 
 
-def pyramid_cards_left(deal: int, outcome: Outcome) -> int | None:
-    """How many of the 28 cards dealt to the pyramid ``outcome`` did not remove.
+def pyramid_cards_left(deal: int, outcome: Outcome, rules: RuleSet | None = None) -> int | None:
+    """How many of the cards dealt to the pyramid (the tableau of ``rules``: 28 cards of
+    one deck when not given) ``outcome`` did not remove.
 
     Read from the moves played (``outcome.history``, kept by ``play_game(record=True)``): a
     card counts as removed once a pair or King move discards it; one parked in a free cell
@@ -418,7 +419,10 @@ def pyramid_cards_left(deal: int, outcome: Outcome) -> int | None:
     """
     if outcome.cards_left is None:
         return None
-    pyramid = set(deal_from_number(deal)[:28])
+    if rules is None or rules.classic_shape:
+        pyramid = set(deal_from_number(deal)[:28])
+    else:
+        pyramid = set(deal_from_number(deal, rules.decks)[: rules.tableau_size])
     removed = {
         card
         for move in outcome.history
