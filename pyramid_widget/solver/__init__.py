@@ -43,6 +43,7 @@ cards in cells), which a test checks against a plain exhaustive search.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import time
 from collections.abc import Sequence
@@ -55,6 +56,9 @@ from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import RuleSet
 from pyramid_widget.solver.decide_macro import macro_dive
 from pyramid_widget.solver.decide_moves import depth_first
+from pyramid_widget.solver.general import GeneralModel, engine_search, fits_classic
+from pyramid_widget.solver.general import decide as general_decide
+from pyramid_widget.solver.general import fewest as general_fewest
 from pyramid_widget.solver.model import Model
 from pyramid_widget.solver.prune.relax import applies, free_stock_wins
 from pyramid_widget.solver.search import Budget, Result, collector_paused
@@ -86,6 +90,7 @@ class Solution:
     nodes: int = 0
     seconds: float = 0.0
     shortest: bool = False
+    knows_hidden: bool = False
 
     @property
     def winnable(self) -> bool | None:
@@ -125,6 +130,19 @@ def solve(
     if not isinstance(game, Game):
         raise TypeError(f"solve() needs a pyramid_widget Game, got {type(game).__name__}")
     _check_limits(max_nodes, max_seconds)
+    if not fits_classic(game.rules):
+        solution = _solve_general(game, shortest, max_nodes, max_seconds)
+    else:
+        solution = _solve_classic(game, shortest, max_nodes, max_seconds)
+    if getattr(game, "hidden", None):
+        return dataclasses.replace(solution, knows_hidden=True)
+    return solution
+
+
+def _solve_classic(
+    game: Game, shortest: bool, max_nodes: int | None, max_seconds: float | None
+) -> Solution:
+    """:func:`solve` for the rule sets of the classic shape (the seven presets' searches)."""
     started = time.perf_counter()
     if game.status is Status.WON:
         return Solution(Verdict.WINNABLE, [], 0, time.perf_counter() - started, True)
@@ -158,6 +176,44 @@ def solve(
         return Solution(Verdict.WINNABLE, best.line, nodes + best.nodes, seconds, True)
     # the budget ran out before the shortest line was proved: the line found still wins
     return Solution(Verdict.WINNABLE, result.line, nodes + best.nodes, seconds, False)
+
+
+def _solve_general(
+    game: Game, shortest: bool, max_nodes: int | None, max_seconds: float | None
+) -> Solution:
+    """:func:`solve` for the rest of the family (:mod:`pyramid_widget.solver.general`)."""
+    started = time.perf_counter()
+    if game.status is Status.WON:
+        return Solution(Verdict.WINNABLE, [], 0, time.perf_counter() - started, True)
+    if game.status is Status.LOST:
+        return Solution(Verdict.UNWINNABLE, [], 0, time.perf_counter() - started, shortest)
+    if max_nodes == 0:
+        return Solution(Verdict.UNKNOWN, [], 0, time.perf_counter() - started)
+    budget = Budget(max_nodes, max_seconds, started)
+    verdict = {True: Verdict.WINNABLE, False: Verdict.UNWINNABLE, None: Verdict.UNKNOWN}
+    with collector_paused():
+        if game.rules.redeal_order != "first-drawn" and game.rules.waste_piles > 1:
+            result = engine_search(game, budget, shortest=shortest)
+            found = verdict[result.found]
+            seconds = time.perf_counter() - started
+            done = shortest and result.found is not None
+            return Solution(found, result.line, result.nodes, seconds, done)
+        model = GeneralModel.from_game(game)
+        result = general_decide(model, budget)
+        if not (shortest and result.found):
+            seconds = time.perf_counter() - started
+            done = shortest and result.found is False
+            return Solution(verdict[result.found], result.line, result.nodes, seconds, done)
+        remaining = None if max_nodes is None else max_nodes - result.nodes
+        best = Result(None, [], 0)
+        if remaining is None or remaining > 0:
+            again = Budget(remaining, max_seconds, started)
+            best = general_fewest(model, again, len(result.line))
+    seconds = time.perf_counter() - started
+    nodes = result.nodes + best.nodes
+    if best.found:
+        return Solution(Verdict.WINNABLE, best.line, nodes, seconds, True)
+    return Solution(Verdict.WINNABLE, result.line, nodes, seconds, False)
 
 
 def solve_deal(

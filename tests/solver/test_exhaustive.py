@@ -27,6 +27,7 @@ def _key(game: Game) -> Key:
         game.pyramid,
         game.stock,
         game.wastes,
+        game.reserves,
         tuple(sorted(c for c in game.cells if c is not None)),
         pos.pass_number if passes is not None else 0,
         pos.pass_removed if game.rules.stall_rule else False,

@@ -1,0 +1,790 @@
+"""The solver for every rule set the classic model cannot take (issue 18): any layout, one
+or two decks, reserve piles, overlap discards, the waste pair, any pairing table.
+
+The seven original presets (and every rule set of their shape, ``RuleSet.classic_shape``)
+keep the tuned searches of :mod:`pyramid_widget.solver.model` and friends, untouched; the
+others come here (:func:`fits_classic` decides). The encoding is the classic model's idea,
+read from the rule set's data instead of the classic geometry:
+
+- every card gets a *slot*: tableau position ``p`` is slot ``p``; then the reserve piles,
+  pile by pile, bottom card first; then the *deck order* (the waste in the order drawn, then
+  the stock, next card first), which a ``first-drawn`` redeal never changes; then cards of a
+  free cell that are not tableau cards;
+- a position is ``(board, lo, piles, cells, pno, flag)`` exactly as in the classic model:
+  board mask, first stock slot, waste piles' masks (several piles), cells, pass, stall flag.
+  A reserve pile needs no field: only its top leaves, so its cards on the board are always a
+  bottom run of its slots, the top the highest.
+
+The search is a depth-first search with a transposition table (rule ``transposition``, an
+earlier pass dominating a later one), move by move, with only the pruning rules whose
+argument holds for every rule set here (rules ``g-reach``, ``g-hall``, ``g-lone-first``,
+``g-forced-pair`` of :data:`pyramid_widget.solver.prune.PRUNING_RULES`); shortest mode is
+A* with the bound "every move removes at most two cards, a lone King one". A
+``by-pile`` redeal reorders the deck, which this encoding cannot follow: such rule sets
+are searched on engine positions (:func:`engine_search`), slowly but exactly.
+
+>>> from pyramid_widget.engine.game import Game
+>>> model = GeneralModel.from_game(Game("giza", deal=1))
+>>> model.tableau, len(model.reserve_piles), model.deck_lo, model.deck_hi
+(28, 8, 52, 52)
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pyramid_widget.engine.cards import KING, Card, make_card, rank
+from pyramid_widget.engine.moves import Move
+from pyramid_widget.engine.position import Position
+from pyramid_widget.engine.rules import RuleSet
+from pyramid_widget.solver.search import CHECK_EVERY, Budget, OutOfBudget, Result
+
+if TYPE_CHECKING:
+    from pyramid_widget.engine.game import Game
+
+State = tuple[int, int, Any, int, int, int]
+"""``(board, lo, piles, cells, pno, flag)`` (see the module docstring)."""
+
+PAIR, LONE, DRAW, REDEAL, CELL = range(5)
+"""Kinds of compact moves ``(kind, slot_a, slot_b)``."""
+
+Step = tuple[int, int, int]
+Successors = list[tuple[Step, State]]
+
+T, R, D, C = range(4)
+"""Slot classes: tableau, reserve, deck (stock and waste), cell-only card."""
+
+
+def fits_classic(rules: RuleSet) -> bool:
+    """Whether the classic model (:mod:`pyramid_widget.solver.model`) takes the rule set:
+    the engine's ``classic_shape`` (the classic pyramid, face-down flags aside, one deck, no
+    reserve, no overlap discards, no waste pair, first-drawn redeals, sum-13 or adjacent
+    pairing given by name).
+
+    >>> from pyramid_widget.engine.rules import get_rules
+    >>> fits_classic(get_rules("hard")), fits_classic(get_rules("dark_pyramid"))
+    (True, True)
+    >>> fits_classic(get_rules("triangle")), fits_classic(get_rules("anubis"))
+    (False, False)
+    """
+    return bool(rules.classic_shape) and rules.pairing in ("sum13", "adjacent")
+
+
+def _mask(slots: Sequence[int]) -> int:
+    out = 0
+    for s in slots:
+        out |= 1 << s
+    return out
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@dataclass
+class GeneralModel:
+    """A position compiled for the general search (see the module docstring)."""
+
+    rules: RuleSet
+    cards: list[Card]
+    """``cards[slot]`` (``-1`` for an empty tableau position)."""
+    tableau: int
+    """How many tableau positions (slots ``0 .. tableau - 1``)."""
+    reserve_piles: list[int]
+    """Slot mask of each reserve pile."""
+    deck_lo: int
+    deck_hi: int
+    root: State
+
+    def __post_init__(self) -> None:
+        rules = self.rules
+        n = self.tableau
+        layout = rules.layout
+        self.tab_all = (1 << n) - 1
+        self.res_all = _mask([s for m in self.reserve_piles for s in _bits(m)])
+        self.deck_all = ((1 << self.deck_hi) - 1) & ~((1 << self.deck_lo) - 1)
+        self.cover_mask = [_mask(layout.covered_by[p]) for p in range(n)]
+        self.covers_mask = [0] * n
+        for p in range(n):
+            for q in layout.covered_by[p]:
+                self.covers_mask[q] |= 1 << p
+        self.piles_n = rules.waste_piles
+        self.draw_n = rules.draw_count
+        self.passes = rules.passes
+        self.stall = rules.stall_rule
+        self.cells_n = rules.cells
+        self.stock_top = rules.stock_top_available
+        self.overlap = rules.overlap_discards
+        self.waste_pair = rules.waste_pair
+        self.uncovered_cache: dict[int, int] = {}
+        zone_names = ("pyramid", "reserve", "waste", "stock", "cell")
+        #: zmask[i][j]: whether zone i may pair with zone j (indices of ``zone_names``)
+        self.zok = [[rules.zones_pair(a, b) for b in zone_names] for a in zone_names]
+        self._tables()
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_game(cls, game: Game) -> GeneralModel:
+        """Compile the current position of an engine ``Game``."""
+        return cls.from_position(game.rules, game.position)
+
+    @classmethod
+    def from_position(cls, rules: RuleSet, pos: Position) -> GeneralModel:
+        """Compile an engine position under ``rules``."""
+        n = len(pos.pyramid)
+        cards: list[Card] = [-1 if c is None else c for c in pos.pyramid]
+        piles: list[int] = []
+        for pile in getattr(pos, "reserves", []):
+            start = len(cards)
+            cards.extend(pile)
+            piles.append(((1 << len(cards)) - 1) & ~((1 << start) - 1))
+        deck_lo = len(cards)
+        waste = sorted((c for pile in pos.wastes for c in pile), key=pos.drawn_at.__getitem__)
+        cards.extend(waste)
+        cards.extend(reversed(pos.stock))
+        deck_hi = len(cards)
+        slot_of = {c: s for s, c in enumerate(cards) if c >= 0}
+        board = _mask([s for s, c in enumerate(cards) if c >= 0])
+        cells = 0
+        empty = [p for p in range(n) if cards[p] < 0]
+        for c in (c for c in pos.cells if c is not None):
+            if c in pos.pyramid_cards and empty:  # a tableau card keeps a tableau slot
+                slot = empty.pop(0)
+                cards[slot] = c
+            else:
+                slot = len(cards)
+                cards.append(c)
+            cells |= 1 << slot
+        wastes: Any = 0
+        if rules.waste_piles > 1:
+            wastes = tuple(_mask([slot_of[c] for c in pile]) for pile in pos.wastes)
+        lo = _normalise(board, deck_lo + len(waste), deck_hi)
+        pno = pos.pass_number if rules.passes is not None else 0
+        flag = int(pos.pass_removed) if rules.stall_rule else 0
+        return cls(rules, cards, n, piles, deck_lo, deck_hi, (board, lo, wastes, cells, pno, flag))
+
+    def slot_class(self, s: int) -> int:
+        """``T``, ``R``, ``D`` or ``C`` for slot ``s``."""
+        if s < self.tableau:
+            return T
+        if s < self.deck_lo:
+            return R
+        if s < self.deck_hi:
+            return D
+        return C
+
+    def _tables(self) -> None:
+        """Partners, the cards that must go, what each could ever meet (rule ``g-reach``) and
+        the pairing components (rule ``g-hall``)."""
+        rules, cards = self.rules, self.cards
+        size = len(cards)
+        table = [[False] * 14 for _ in range(14)]
+        for r1 in range(1, 14):
+            for r2 in range(1, 14):
+                table[r1][r2] = rules.pairs(make_card(r1, 0), make_card(r2, 1))
+        by_rank = [0] * 14
+        for s, c in enumerate(cards):
+            if c >= 0:
+                by_rank[rank(c)] |= 1 << s
+        rank_partners = [
+            _mask([]) | sum(by_rank[r2] for r2 in range(1, 14) if table[r][r2]) if r else 0
+            for r in range(14)
+        ]
+        self.partners = [
+            rank_partners[rank(c)] & ~(1 << s) if c >= 0 else 0 for s, c in enumerate(cards)
+        ]
+        self.lone = by_rank[KING] if rules.kings_alone else 0
+        present = _mask([s for s, c in enumerate(cards) if c >= 0])
+        must = self.tab_all if rules.win == "pyramid" else (1 << size) - 1
+        self.required = must & present & ~self.lone
+        # pairing components of values: values linked by the table
+        comp = list(range(14))
+
+        def find(v: int) -> int:
+            while comp[v] != v:
+                v = comp[v]
+            return v
+
+        for r1 in range(1, 14):
+            for r2 in range(1, 14):
+                if table[r1][r2]:
+                    comp[find(r1)] = find(r2)
+        groups: dict[int, int] = {}
+        for r in range(1, 14):
+            groups[find(r)] = groups.get(find(r), 0) | by_rank[r]
+        self.component = [groups[find(rank(c))] if c >= 0 else 0 for c in cards]
+        values = {find(r) for r in range(1, 14)}
+        #: run Hall's condition on a component after each removal only when it is small
+        self.small_components = all(
+            sum(1 for r in range(1, 14) if find(r) == v) <= 3 for v in values
+        )
+        self.needs = [self._needs(s) for s in range(size)]
+        self.affects = [0] * size
+        for q in _bits(self.required):
+            for s in _bits(self.needs[q]):
+                self.affects[s] |= 1 << q
+
+    def _needs(self, s: int) -> int:
+        """The slots whose cards could ever be removed together with slot ``s``'s card.
+
+        Soundness (rule ``g-reach``): with no free cell a card leaves only by being removed,
+        and only when available. Two tableau cards linked by a chain of covering cards
+        present at the root never are both available (the card of the chain just above the
+        lower one is covered while that one stays, and so on up), except, under overlap
+        discards, a card and one that covers it *directly*: the only card still covering
+        it may go with it. Two cards of one reserve pile are never both tops. Two deck
+        cards meet only where two deck places are available at once (two waste tops, the
+        stock top with the waste top) or under the waste pair. Zones that never pair are no
+        use. With a free cell a card can step out of the layout, so every partner counts.
+        """
+        cards = self.cards
+        partners = self.partners[s]
+        if cards[s] < 0 or self.cells_n:
+            return partners
+        z = self.zok
+        deck_zones = (2, 3) if self.stock_top else (2,)
+        cls = self.slot_class(s)
+        keep = 0
+        if cls == T:
+            if z[0][0]:
+                chains = self._chains()
+                keep |= self.tab_all & ~(chains[s] | self._covered_chain(s, chains))
+            if self.overlap:  # not gated by the zones, as in the engine
+                keep |= self.cover_mask[s] | self.covers_mask[s]
+            if z[0][1]:
+                keep |= self.res_all
+            if any(z[0][d] for d in deck_zones):
+                keep |= self.deck_all
+        elif cls == R:
+            if z[1][0]:
+                keep |= self.tab_all
+            if z[1][1]:
+                own = next(m for m in self.reserve_piles if m >> s & 1)
+                keep |= self.res_all & ~own
+            if any(z[1][d] for d in deck_zones):
+                keep |= self.deck_all
+        else:
+            if any(z[d][0] for d in deck_zones):
+                keep |= self.tab_all
+            if any(z[d][1] for d in deck_zones):
+                keep |= self.res_all
+            two_tops = (self.piles_n > 1 and z[2][2]) or (self.stock_top and z[2][3])
+            if two_tops or self.waste_pair:
+                keep |= self.deck_all
+        return partners & keep
+
+    def _chains(self) -> list[int]:
+        """Per tableau slot, the root's tableau cards covering it through chains of cards."""
+        cached = getattr(self, "_chain_cache", None)
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        board = self.root[0] & self.tab_all
+        cover = self.rules.layout.covered_by
+        out = [0] * self.tableau
+        for p in sorted(range(self.tableau), key=lambda p: -_depth(cover, p)):
+            if board >> p & 1:
+                mask = 0
+                for q in cover[p]:
+                    if board >> q & 1:
+                        mask |= 1 << q | out[q]
+                out[p] = mask
+        self._chain_cache = out
+        return out
+
+    def _covered_chain(self, s: int, chains: list[int]) -> int:
+        """The tableau cards that ``s`` covers through a chain (inverse of ``chains``)."""
+        return _mask([p for p in range(self.tableau) if chains[p] >> s & 1])
+
+    # -- queries ------------------------------------------------------------------------
+
+    def is_win(self, state: State) -> bool:
+        """Whether the engine would call this position won."""
+        if self.rules.win == "pyramid":
+            return not (state[0] | state[3]) & self.tab_all
+        return not state[0] and not state[3]
+
+    def is_dead(self, state: State) -> bool:
+        """Whether some card that must go can no longer be given a partner of its own that
+        it could meet (full check, rules ``g-reach`` and ``g-hall``)."""
+        alive = state[0] | state[3]
+        req = alive & self.required
+        for s in _bits(req):
+            if not self.needs[s] & alive:
+                return True
+        return not _matching(req, self.needs, alive)
+
+    def to_move(self, step: Step) -> Move:
+        """The engine move of a compact move."""
+        kind, a, b = step
+        if kind == PAIR:
+            return Move.pair(self.cards[a], self.cards[b])
+        if kind == LONE:
+            return Move.king(self.cards[a])
+        if kind == CELL:
+            return Move.to_cell(self.cards[a])
+        return Move.draw() if kind == DRAW else Move.redeal()
+
+    def uncovered(self, tab: int) -> int:
+        """The uncovered tableau slots of the tableau mask ``tab`` (cached)."""
+        hit = self.uncovered_cache.get(tab)
+        if hit is not None:
+            return hit
+        out = 0
+        cover = self.cover_mask
+        for p in _bits(tab):
+            if not tab & cover[p]:
+                out |= 1 << p
+        self.uncovered_cache[tab] = out
+        return out
+
+
+def _depth(cover: Sequence[Sequence[int]], p: int) -> int:
+    """How many covering steps lie above ``p`` at most (to order the chain computation)."""
+    seen: dict[int, int] = {}
+
+    def go(x: int) -> int:
+        if x not in seen:
+            seen[x] = 1 + max((go(q) for q in cover[x]), default=0)
+        return seen[x]
+
+    return go(p)
+
+
+def _normalise(board: int, lo: int, hi: int) -> int:
+    rest = board >> lo
+    if not rest:
+        return hi
+    return lo + (rest & -rest).bit_length() - 1
+
+
+def _matching(want: int, needs: list[int], alive: int) -> bool:
+    """Whether every slot of ``want`` gets a distinct partner from ``needs[slot] & alive``."""
+    owner: dict[int, int] = {}
+    return all(_place(q, 0, needs, alive, owner) >= 0 for q in _bits(want))
+
+
+def _place(q: int, tried: int, needs: list[int], alive: int, owner: dict[int, int]) -> int:
+    options = needs[q] & alive & ~tried
+    while options:
+        low = options & -options
+        options ^= low
+        tried |= low
+        holder = owner.get(low)
+        if holder is None:
+            owner[low] = q
+            return tried
+        again = _place(holder, tried, needs, alive, owner)
+        if again >= 0:
+            owner[low] = q
+            return again
+    return -1
+
+
+# -- the move generator ------------------------------------------------------------------
+
+
+class Generator:
+    """The moves of a :class:`GeneralModel`, with the sound reductions of the module doc.
+
+    ``shortest`` keeps every line of fewest moves: a lone King outside the tableau is then
+    not forced under a pyramid-only win (a line may leave it and save a move)."""
+
+    def __init__(self, model: GeneralModel, *, shortest: bool = False) -> None:
+        self.m = model
+        self.shortest = shortest
+        rules = model.rules
+        # early removals are safe for deck cards only when they change no later draw
+        self.deck_early_ok = model.draw_n == 1 and model.piles_n == 1
+        self.force = not model.stall
+        self.pyramid_win = rules.win == "pyramid"
+
+    def tops(self, state: State) -> tuple[int, int, int, int, int]:
+        """Available slots: (tableau, reserve tops, waste tops, stock top, second cards of
+        the waste piles for the waste pair)."""
+        m = self.m
+        board, lo, piles, _cells, _pno, _flag = state
+        unc = m.uncovered(board & m.tab_all)
+        rtops = 0
+        for pile in m.reserve_piles:
+            left = board & pile
+            if left:
+                rtops |= 1 << (left.bit_length() - 1)
+        wtops = under = 0
+        if m.piles_n == 1:
+            waste = board & ((1 << lo) - 1) & m.deck_all
+            if waste:
+                top = 1 << (waste.bit_length() - 1)
+                wtops = top
+                rest = waste ^ top
+                if rest:
+                    under = 1 << (rest.bit_length() - 1)
+        else:
+            for pile in piles:
+                if pile:
+                    top = 1 << (pile.bit_length() - 1)
+                    wtops |= top
+                    rest = pile ^ top
+                    if rest:
+                        under |= 1 << (rest.bit_length() - 1)
+        stop = 0
+        if m.stock_top:
+            stock = board >> lo << lo
+            stop = stock & -stock
+        return unc, rtops, wtops, stop, under
+
+    def expand(self, state: State) -> Successors:
+        """``(move, next position)`` pairs, the forced one alone when there is one."""
+        m = self.m
+        board, lo, piles, cells, pno, flag = state
+        unc, rtops, wtops, stop, under = self.tops(state)
+        avail = unc | rtops | wtops | stop | cells
+        alive = board | cells
+        last_pass = m.passes is not None and pno >= m.passes
+        zmasks = (unc, rtops, wtops, stop, cells)
+        partners = m.partners
+        zok = m.zok
+        removed_flag = 1 if m.stall else 0
+
+        def zone(bit: int) -> int:
+            if bit & unc:
+                return 0
+            if bit & rtops:
+                return 1
+            if bit & wtops:
+                return 2
+            if bit & stop:
+                return 3
+            return 4
+
+        def early_ok(bits: int) -> bool:
+            """Whether removing these cards now, before a later removal would, is safe."""
+            deck = bits & m.deck_all & ~cells
+            if not deck:
+                return True
+            if self.deck_early_ok:
+                return True
+            return last_pass and not deck & stop
+
+        # forced: a lone King that pairs with nothing left (rule g-lone-first)
+        if self.force:
+            lone = avail & m.lone
+            while lone:
+                low = lone & -lone
+                lone ^= low
+                s = low.bit_length() - 1
+                if partners[s] & alive:
+                    continue
+                if self.shortest and self.pyramid_win and not (low & m.tab_all):
+                    continue
+                if not early_ok(low):
+                    continue
+                nxt = self._remove(state, low, removed_flag)
+                return [] if nxt is None else [((LONE, s, -1), nxt)]
+        top_zone_allow = []
+        for zi in range(5):
+            allow = 0
+            for zj in range(5):
+                if zok[zi][zj]:
+                    allow |= zmasks[zj]
+            top_zone_allow.append(allow)
+        moves: list[tuple[int, Step, int]] = []  # (order, move, bits)
+        legal = False
+        lone = avail & m.lone
+        while lone:
+            low = lone & -lone
+            lone ^= low
+            legal = True
+            moves.append(
+                (1 if low & (m.tab_all | m.res_all) else 4, (LONE, low.bit_length() - 1, -1), low)
+            )
+        rest = avail
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            a = low.bit_length() - 1
+            mates = partners[a] & top_zone_allow[zone(low)] & ~((low << 1) - 1)
+            while mates:
+                mlow = mates & -mates
+                mates ^= mlow
+                legal = True
+                bits = low | mlow
+                inner = (bits & (m.tab_all | m.res_all)).bit_count()
+                moves.append(
+                    (0 if inner == 2 else 1 if inner else 4, (PAIR, a, mlow.bit_length() - 1), bits)
+                )
+        if m.overlap:
+            # a covered tableau card with one card left covering it, that one available
+            tab = board & m.tab_all
+            for p in _bits(tab & ~unc):
+                covering = tab & m.cover_mask[p]
+                if covering & (covering - 1) or not covering & unc:
+                    continue
+                if partners[p] & covering:
+                    legal = True
+                    q = covering.bit_length() - 1
+                    moves.append((0, (PAIR, min(p, q), max(p, q)), 1 << p | covering))
+        if m.waste_pair and under:
+            tops_left = wtops
+            while tops_left:
+                top = tops_left & -tops_left
+                tops_left ^= top
+                if m.piles_n == 1:
+                    below = under
+                else:
+                    pile = next(p for p in piles if p & top)
+                    below = under & pile
+                if below and partners[top.bit_length() - 1] & below:
+                    legal = True
+                    a, b = below.bit_length() - 1, top.bit_length() - 1
+                    moves.append((4, (PAIR, a, b), top | below))
+        # forced: a card that must go whose one partner left is removable with it now
+        # (rule g-forced-pair)
+        if self.force:
+            for _order, move, bits in moves:
+                if move[0] != PAIR or not early_ok(bits):
+                    continue
+                a, b = move[1], move[2]
+                na, nb = m.needs[a] & alive, m.needs[b] & alive
+                if (m.required >> a & 1 and na == 1 << b) or (m.required >> b & 1 and nb == 1 << a):
+                    nxt = self._remove(state, bits, removed_flag)
+                    return [] if nxt is None else [(move, nxt)]
+        stock = board >> lo << lo
+        if m.stall and not stock and not flag and not legal:
+            return []
+        out: list[tuple[int, Step, State]] = []
+        for order, move, bits in moves:
+            nxt = self._remove(state, bits, removed_flag)
+            if nxt is not None:
+                out.append((order, move, nxt))
+        if m.cells_n and cells.bit_count() < m.cells_n:
+            for low_slot in _bits(unc | wtops):
+                low = 1 << low_slot
+                npiles = tuple(p & ~low for p in piles) if m.piles_n > 1 else piles
+                out.append(
+                    (3, (CELL, low_slot, -1), (board & ~low, lo, npiles, cells | low, pno, flag))
+                )
+        if stock:
+            out.append((2, (DRAW, -1, -1), self._draw(state)))
+        elif (m.passes is None or pno < m.passes) and board & m.deck_all:
+            npiles = (0,) * m.piles_n if m.piles_n > 1 else 0
+            nlo = _normalise(board, m.deck_lo, m.deck_hi)
+            npno = pno + 1 if m.passes is not None else 0
+            out.append((2, (REDEAL, -1, -1), (board, nlo, npiles, cells, npno, 0)))
+        out.sort(key=lambda item: item[0])
+        return [(move, nxt) for _, move, nxt in out]
+
+    def _remove(self, state: State, bits: int, flag: int) -> State | None:
+        """The position after removing ``bits``, or ``None`` when it is a dead end (rules
+        ``g-reach``, ``g-hall``)."""
+        m = self.m
+        board, lo, piles, cells, pno, _ = state
+        nboard, ncells = board & ~bits, cells & ~bits
+        alive = nboard | ncells
+        check = 0
+        for s in _bits(bits):
+            check |= m.affects[s]
+        check &= alive
+        needs = m.needs
+        for s in _bits(check):
+            if not needs[s] & alive:
+                return None
+        if m.small_components:
+            comp = m.component[(bits & -bits).bit_length() - 1]
+            if not _matching(comp & alive & m.required, needs, alive):
+                return None
+        if bits >> lo & 1:
+            lo = _normalise(nboard, lo, m.deck_hi)
+        if m.piles_n > 1 and bits & m.deck_all:
+            piles = tuple(p & ~bits for p in piles)
+        return (nboard, lo, piles, ncells, pno, flag)
+
+    def _draw(self, state: State) -> State:
+        """The position after one draw."""
+        m = self.m
+        board, lo, piles, cells, pno, flag = state
+        stock = board >> lo << lo
+        if m.piles_n == 1:
+            for _ in range(m.draw_n - 1):
+                stock &= stock - 1
+            nlo = (
+                _normalise(board, (stock & -stock).bit_length(), m.deck_hi) if stock else m.deck_hi
+            )
+            return (board, nlo, piles, cells, pno, flag)
+        new = list(piles)
+        last = lo
+        for i in range(m.draw_n):
+            if not stock:
+                break
+            low = stock & -stock
+            stock ^= low
+            new[i % m.piles_n] |= low
+            last = low.bit_length()
+        return (board, _normalise(board, last, m.deck_hi), tuple(new), cells, pno, flag)
+
+
+# -- the searches ------------------------------------------------------------------------
+
+
+def decide(model: GeneralModel, budget: Budget) -> Result:
+    """Depth-first search with a transposition table (an earlier pass dominates a later
+    one: rule ``transposition``); a winning line or a proof that there is none."""
+    root = model.root
+    if model.is_win(root):
+        return Result(True, [], 1)
+    if model.is_dead(root):
+        return Result(False, [], 1)
+    if budget.node_limit < 1:
+        budget.out = True
+        return Result(None, [], 0)
+    gen = Generator(model)
+    expand, is_win = gen.expand, model.is_win
+    best: dict[object, int] = {}
+    board, lo, piles, cells, pno, flag = root
+    best[(board, lo, piles, cells, flag)] = pno
+    stack = [expand(root)[::-1]]
+    path: list[Step] = []
+    nodes = 1
+    limit = budget.node_limit
+    try:
+        while stack:
+            frame = stack[-1]
+            if not frame:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            move, nxt = frame.pop()
+            board, lo, piles, cells, pno, flag = nxt
+            key = (board, lo, piles, cells, flag)
+            old = best.get(key)
+            if old is not None and old <= pno:
+                continue
+            best[key] = pno
+            if nodes >= limit:
+                raise OutOfBudget
+            nodes += 1
+            path.append(move)
+            if is_win(nxt):
+                return Result(True, [model.to_move(s) for s in path], nodes)
+            if not nodes % CHECK_EVERY:
+                budget.check_time()
+            stack.append(expand(nxt)[::-1])
+    except OutOfBudget:
+        budget.out = True
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)
+
+
+def lower_bound(model: GeneralModel, state: State) -> int:
+    """Moves still needed at least: each removes at most two cards that must go, and a lone
+    King goes in a move of its own (rule ``g-bound``). Consistent: one move lowers it by at
+    most one."""
+    alive = state[0] | state[3]
+    must = alive & (model.tab_all if model.rules.win == "pyramid" else ~0)
+    kings = must & model.lone
+    return kings.bit_count() + ((must & ~kings).bit_count() + 1) // 2
+
+
+def fewest(model: GeneralModel, budget: Budget, ceiling: int) -> Result:
+    """A* for a line of fewest moves, knowing one of ``ceiling`` moves exists. The pass
+    number is part of the key (no dominance across passes: a later-pass position reached
+    in fewer moves may still be the better one)."""
+    root = model.root
+    gen = Generator(model, shortest=True)
+    cost: dict[State, int] = {root: 0}
+    parent: dict[State, tuple[State, Step]] = {}
+    tie = itertools.count()
+    queue = [(lower_bound(model, root), 0, next(tie), root)]
+    nodes = 0
+    limit = budget.node_limit
+    try:
+        while queue:
+            _f, g, _, state = heapq.heappop(queue)
+            if g > cost.get(state, g):
+                continue
+            if model.is_win(state):
+                line: list[Step] = []
+                while state in parent:
+                    state, step = parent[state]
+                    line.append(step)
+                return Result(True, [model.to_move(s) for s in reversed(line)], nodes)
+            if nodes >= limit:
+                raise OutOfBudget
+            nodes += 1
+            if not nodes % CHECK_EVERY:
+                budget.check_time()
+            for move, nxt in gen.expand(state):
+                ng = g + 1
+                if ng >= cost.get(nxt, ng + 1):
+                    continue
+                nf = ng + lower_bound(model, nxt)
+                if nf > ceiling:
+                    continue
+                cost[nxt] = ng
+                parent[nxt] = (state, move)
+                heapq.heappush(queue, (nf, ng, next(tie), nxt))
+    except OutOfBudget:
+        budget.out = True
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)
+
+
+# -- the exact search on engine positions (by-pile redeals) ------------------------------
+
+
+def engine_key(game: Game) -> tuple[object, ...]:
+    """What the engine shows of a position, enough to tell positions apart."""
+    pos = game.position
+    rules = game.rules
+    return (
+        tuple(pos.pyramid),
+        tuple(tuple(p) for p in getattr(pos, "reserves", [])),
+        tuple(pos.stock),
+        tuple(tuple(w) for w in pos.wastes),
+        tuple(sorted(c for c in pos.cells if c is not None)),
+        pos.pass_number if rules.passes is not None else 0,
+        pos.pass_removed if rules.stall_rule else False,
+    )
+
+
+def engine_search(game: Game, budget: Budget, *, shortest: bool) -> Result:
+    """Search engine positions (breadth first for ``shortest``, else depth first) with a
+    table of seen positions: no encoding, no pruning, so exact for any rule set."""
+    start = game.copy()
+    seen = {engine_key(start)}
+    nodes = 0
+    limit = budget.node_limit
+    frontier: list[tuple[Game, list[Move]]] = [(start, [])]
+    pop: Callable[[], tuple[Game, list[Move]]] = (
+        (lambda: frontier.pop(0)) if shortest else frontier.pop
+    )
+    try:
+        while frontier:
+            current, line = pop()
+            if nodes >= limit:
+                raise OutOfBudget
+            nodes += 1
+            if not nodes % 64:
+                budget.check_time()
+            moves = list(current.legal_moves)
+            for move in moves if shortest else reversed(moves):
+                nxt = current.copy()
+                nxt.play(move)
+                if nxt.status.value == "won":
+                    return Result(True, [*line, move], nodes)
+                key = engine_key(nxt)
+                if key not in seen and not nxt.is_over:
+                    seen.add(key)
+                    frontier.append((nxt, [*line, move]))
+    except OutOfBudget:
+        budget.out = True
+        return Result(None, [], nodes)
+    return Result(False, [], nodes)

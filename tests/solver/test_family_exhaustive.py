@@ -1,0 +1,144 @@
+"""The solver against the plain exhaustive search on small positions of every new shape of
+issue 18: inverted triangle, several pyramids, the 9-row pyramid, reserves, two decks,
+overlap discards, the waste pair, sum-11 and sum-12 pairing, ``by-pile`` redeals.
+
+The truth is :func:`tests.solver.test_exhaustive.reference` (engine moves on engine games,
+breadth first): every verdict must agree, every line replay to a win, and a line called
+shortest must have the reference's length. This is what checks the pruning rules of
+:mod:`pyramid_widget.solver.general` (``g-reach``, ``g-hall``, ``g-lone-first``,
+``g-forced-pair``) on each shape.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid_widget import PRESETS, Game, RuleSet, get_rules
+from pyramid_widget.solver import Verdict, solve
+from pyramid_widget.solver.general import fits_classic
+from tests.solver.test_exhaustive import reference
+
+NEW = [name for name, rules in PRESETS.items() if not fits_classic(rules)]
+CUSTOM = {
+    "triangle-by-pile": get_rules("eleven_triangle").replace(
+        name="triangle-by-pile", redeal_order="by-pile", passes=2
+    ),
+    "overlap-all": get_rules("tuts_tomb").replace(
+        name="overlap-all", draw_count=1, passes=2, win="all", stall_rule=False
+    ),
+    "waste-pair-three": get_rules("thirteen").replace(
+        name="waste-pair-three", draw_count=3, passes=2
+    ),
+    "reserve-stock": get_rules("giza").replace(
+        name="reserve-stock",
+        reserve_piles=2,
+        reserve_depth=3,
+        passes=2,
+        stock_top_available=True,
+        stock_face_up=True,
+        pair_zones=get_rules("giza").pair_zones
+        | {"pyramid+waste", "reserve+waste", "pyramid+stock", "reserve+stock", "stock+waste"},
+    ),
+    "pyramid-reserve": get_rules("giza").replace(name="pyramid-reserve", win="pyramid"),
+    "two-deck-piles": get_rules("anubis").replace(name="two-deck-piles", passes=1),
+}
+RULES = {**{name: PRESETS[name] for name in NEW}, **CUSTOM}
+
+
+def family_position(rules: RuleSet, seed: int) -> Game:
+    """A random small position of ``rules``' shape: a few tableau cards in a patch where
+    they cover each other (gaps allowed), a card or two in some reserve piles, a short stock
+    holding partners of some of them, maybe a waste card."""
+    rng = random.Random(seed)
+    deck = list(range(rules.deck_size))
+    rng.shuffle(deck)
+    layout = rules.layout
+    covers = [
+        [q for q in range(layout.size) if p in layout.covered_by[q]] for p in range(layout.size)
+    ]
+    chosen = {rng.choice(layout.bottom)}
+    for _ in range(rng.randint(2, 5)):
+        p = rng.choice(sorted(chosen))
+        options = covers[p] if covers[p] and rng.random() < 0.7 else range(layout.size)
+        chosen.add(rng.choice(list(options)))
+    tableau: list[int | None] = [None] * layout.size
+    for p in chosen:
+        tableau[p] = deck.pop()
+    reserves: list[list[int]] = [[] for _ in range(rules.reserve_piles)]
+    for pile in rng.sample(reserves, min(len(reserves), 2)):
+        for _ in range(rng.randint(1, min(2, rules.reserve_depth))):
+            pile.append(deck.pop())
+    placed = [c for c in tableau if c is not None] + [c for pile in reserves for c in pile]
+    stock: list[int] = []
+    has_stock = rules.stock_size > 0
+    for card in placed:
+        mates = [c for c in deck if rules.pairs(card, c)]
+        if mates and rng.random() < 0.85:
+            mate = mates[0]
+            deck.remove(mate)
+            free = [p for p in layout.bottom if tableau[p] is None]
+            if has_stock:
+                if len(stock) < 5:
+                    stock.append(mate)
+            elif rules.reserve_piles:
+                rng.choice(reserves).append(mate)
+            elif free:
+                tableau[rng.choice(free)] = mate
+    if has_stock:
+        stock += [deck.pop() for _ in range(rng.randint(0, 1))]
+    rng.shuffle(stock)
+    wastes: list[list[int]] = [[] for _ in range(rules.waste_piles)]
+    if stock and rng.random() < 0.3:
+        wastes[0].append(stock.pop())
+    return Game.from_position(rules, pyramid=tableau, stock=stock, wastes=wastes, reserves=reserves)
+
+
+def _check(game: Game, shortest: bool) -> Verdict:
+    truth = reference(game)
+    solution = solve(game, shortest=shortest)
+    assert solution.winnable is (truth is not None), (game.rules.name, str(game), truth)
+    if truth is None:
+        assert solution.verdict is Verdict.UNWINNABLE and not solution.moves
+        return solution.verdict
+    replay = game.copy()
+    for move in solution.moves:
+        replay.play(move)
+    assert replay.status.value == "won"
+    if shortest:
+        assert solution.shortest
+        assert len(solution.moves) == truth, (game.rules.name, str(game))
+    return solution.verdict
+
+
+def test_the_new_presets_are_all_routed_here() -> None:
+    assert sorted(NEW) == sorted(
+        [
+            "tuts_tomb",
+            "thirteen",
+            "giza",
+            "pyramid_dozen",
+            "triangle",
+            "eleven_triangle",
+            "pharaohs",
+            "anubis",
+            "double_pyramid",
+            "two_pyramids",
+            "up_and_down",
+        ]
+    )
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_decision_agrees_with_plain_search(name: str) -> None:
+    rules = RULES[name]
+    verdicts = {_check(family_position(rules, seed), shortest=False) for seed in range(40)}
+    assert verdicts == {Verdict.WINNABLE, Verdict.UNWINNABLE}, verdicts
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_shortest_matches_plain_search(name: str) -> None:
+    rules = RULES[name]
+    for seed in range(100, 115):
+        _check(family_position(rules, seed), shortest=True)
