@@ -717,6 +717,10 @@ def test_two_deck_move_text_names_the_copy_and_parses_back() -> None:
 def test_the_lone_king_refusal_names_the_partners_of_the_pairing_table(
     name: str, partner: str, not_partner: str
 ) -> None:
-    g = play(name, tab(name, p27="KD", p26="5H"))
+    # a King that is available and a pair still to play (so the game is not over)
+    cards = dict(p27="KD", p26="5C", p25="7D") if name == "pyramid_dozen" else {}
+    cards = cards or dict(p0="KD", p1="5C", p2="6D")
+    g = play(name, tab(name, **cards), stock=["2C"] if name == "eleven_triangle" else ())
+    assert status(g) is Status.PLAYING
     text = refuse(g, "KD", "Kings are not removed alone", partner)
     assert f"a {not_partner}" not in text.split("pair it with", 1)[1], text
