@@ -11,18 +11,8 @@ from pyramid_widget import PRESETS, Game, Move
 from pyramid_widget.engine.hints import hint
 from tests.support.engine import slots
 
-BROKEN = ("pharaohs", "anubis", "double_pyramid", "two_pyramids", "up_and_down")
-CRASH = pytest.mark.xfail(
-    strict=True,
-    raises=IndexError,
-    reason="engine: hints.hint raises IndexError on two-deck games (pos_of has 52 entries) "
-    "and on tableaux of more than 28 positions (it reads the classic COVERS)",
-)
 
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=CRASH) if n in BROKEN else n for n in PRESETS]
-)
+@pytest.mark.parametrize("name", list(PRESETS))
 def test_the_hint_is_a_legal_move_whenever_there_is_one(name: str) -> None:
     checked = 0
     for number in range(8):
@@ -40,11 +30,6 @@ def test_the_hint_is_a_legal_move_whenever_there_is_one(name: str) -> None:
     assert checked > 80
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: hints.uncovers counts uncovered cards with the classic pyramid's COVERS, "
-    "not the rule set's layout (in the inverted triangle 5H at the bottom uncovers two cards)",
-)
 def test_the_hint_counts_uncovered_cards_on_the_rule_sets_layout() -> None:
     # Triangle: 5H (27, the single bottom card) covers 9D (25) and 3S (26); 4D (21) covers
     # nothing still there. 5H+8C (stock top) uncovers two cards, 4D+9S (waste) none; the
@@ -55,12 +40,6 @@ def test_the_hint_counts_uncovered_cards_on_the_rule_sets_layout() -> None:
     assert str(hint(game)) == "5H+8C"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=IndexError,
-    reason="engine: hints.hint fails on two-deck cards (and counts every second-deck card, "
-    ">= 48, as a King)",
-)
 def test_the_hint_does_not_take_a_second_deck_card_for_a_king() -> None:
     tableau = slots(45, p44="5H'", p43="2C", p42="JD")
     game = Game.from_position("double_pyramid", pyramid=tableau, stock=["8C'"])

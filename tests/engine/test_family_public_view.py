@@ -131,17 +131,7 @@ def shuffle_unseen(game: Game, seed: int) -> Game:
     )
 
 
-HINT_CRASH = pytest.mark.xfail(
-    strict=True, raises=IndexError, reason="engine: hints.hint fails on two-deck games "
-    "(pos_of has 52 entries) and on layouts of more than 28 positions (classic COVERS)"
-)  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=HINT_CRASH) if n in ("dark-anubis", "dark-two-pyramids") else n
-     for n in RULES],
-)  # fmt: skip
+@pytest.mark.parametrize("name", list(RULES))
 def test_the_hint_and_the_legal_moves_do_not_depend_on_unseen_cards(name: str) -> None:
     compared = 0
     for number in range(3):
