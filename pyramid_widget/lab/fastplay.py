@@ -147,11 +147,12 @@ class FastGame:
         "wastes",
     )
 
-    def __new__(cls, rules: RuleSet, deal: Sequence[int]) -> FastGame:
+    def __new__(cls, rules: RuleSet | None = None, deal: Sequence[int] = ()) -> FastGame:
         """A rule set of the classic shape plays on this class; any other (a new layout,
         two decks, reserves, overlap discards, the waste pair, by-pile redeals, another
-        pairing table) on :class:`FamilyGame`, which reads those rules from the rule set."""
-        if cls is FastGame and not classic_shape(rules):
+        pairing table) on :class:`FamilyGame`, which reads those rules from the rule set.
+        (Without arguments, as pickle calls it, an empty instance of ``cls``.)"""
+        if cls is FastGame and rules is not None and not classic_shape(rules):
             return object.__new__(FamilyGame)
         return object.__new__(cls)
 

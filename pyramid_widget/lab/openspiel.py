@@ -12,7 +12,9 @@ Importing this module registers the game with ``pyspiel.register_game`` under th
 >>> state.current_player(), state.action_to_string(0, state.legal_actions()[-1])
 (0, 'draw')
 
-Parameters: ``rules`` (a preset name: easy, medium, hard, relaxed, apophis, cheops, egypt),
+Parameters: ``rules`` (a preset name of one deck: the seven of docs/RULES.md and the
+one-deck games of the family; a two-deck preset is refused with a clear
+:class:`~pyramid_widget.errors.InvalidRulesError`, as actions name the 52 cards of one deck),
 ``deal`` (a deal number from 0 to 2**31 - 1, or -1, the default, to let chance deal) and
 ``max_moves`` (-1, the default, for the rules' own bound; see below).
 
@@ -26,10 +28,11 @@ Design decisions, for the record:
   and the experiments call ``N``) and the game is ``DETERMINISTIC``. After the deal nothing is
   random. OpenSpiel's evaluate loops sample the deal; its ``MCTSBot`` is only ever asked to
   move after it, so its tree holds no chance node.
-- **Information.** ``IMPERFECT_INFORMATION`` under every preset: the stock is face down (three
-  presets show its top card), so its order is hidden during the first pass. The observation
-  and the information state (see :mod:`pyramid_widget.lab.observation`) hold only what the
-  player sees or has seen. A tree search that clones the state, such as ``MCTSBot``, plays on
+- **Information.** ``IMPERFECT_INFORMATION`` under every preset: the stock is face down (some
+  presets show its top card), so its order is hidden during the first pass, and under
+  ``dark_pyramid`` and ``thirteen`` rows 1-6 of the pyramid are dealt face down. The
+  observation and the information state (see :mod:`pyramid_widget.lab.observation`) hold
+  only what the player sees or has seen: a face-down position shows as a back (``##``). A tree search that clones the state, such as ``MCTSBot``, plays on
   the true state and so knows the stock order, like the exact solver; for a search that knows
   only what the player knows use OpenSpiel's ``ISMCTSBot`` with
   :meth:`PyramidSolitaireState.resample_from_infostate`.
@@ -284,8 +287,7 @@ class PyramidSolitaireState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             slot = len(self._core.dealt)
-            where = f"pyramid {slot}" if slot < 28 else f"stock {slot - 28}"
-            return f"deal {card_str(action)} to {where}"
+            return f"deal {card_str(action)} to {_slot_name(self._core.setup.rules, slot)}"
         return str(action_to_move(action))
 
     def is_terminal(self) -> bool:
@@ -303,6 +305,9 @@ class PyramidSolitaireState(pyspiel.State):  # type: ignore[misc]
         probability sampler, a callable giving numbers in [0, 1)). For ``ISMCTSBot``."""
         twin: PyramidSolitaireState = self.clone()
         fg = twin._core.fg
+        if fg is not None and fg.hidden():
+            _resample_hidden(fg, sampler)
+            return twin
         if fg is None or fg.pass_number > 1:
             return twin
         shown = 1 if fg.stock and twin._core.setup.rules.stock_face_up else 0
@@ -319,7 +324,12 @@ class PyramidSolitaireState(pyspiel.State):  # type: ignore[misc]
             return f"dealing: {len(core.dealt)} of 52 cards dealt"
         text = core.setup.layout.describe(core.fg, remember=True, moves=core.moves)
         stock = " ".join(card_str(c) for c in reversed(core.fg.stock))
-        return f"{text}\nstock order (hidden from the player): {stock or '-'}"
+        text = f"{text}\nstock order (hidden from the player): {stock or '-'}"
+        down = core.fg.hidden()
+        if down:
+            cards = " ".join(f"{p}:{card_str(core.fg.pyr[p])}" for p in down)
+            text += f"\nface-down cards (hidden from the player): {cards}"
+        return text
 
 
 class Observer:
@@ -341,14 +351,17 @@ class Observer:
             self.layout.encode(core.fg, remember=self.remember, out=self.tensor)
             return
         self.tensor.fill(0.0)
-        for slot, card in enumerate(core.dealt[:28]):
-            self.tensor[self.layout.feature(card, f"pyramid {slot}")] = 1.0
+        for slot in _face_up_slots(self.layout.rules, len(core.dealt)):
+            self.tensor[self.layout.feature(core.dealt[slot], f"pyramid {slot}")] = 1.0
 
     def string_from(self, state: PyramidSolitaireState, player: int) -> str:
         """The same view as text; the information state adds the player's moves so far."""
         core = state._core
         if core.fg is None:
-            shown = " ".join(card_str(c) for c in core.dealt[:28])
+            rules = self.layout.rules
+            up = set(_face_up_slots(rules, len(core.dealt)))
+            size = min(len(core.dealt), rules.tableau_size)
+            shown = " ".join(card_str(core.dealt[i]) if i in up else "##" for i in range(size))
             return f"dealing: {len(core.dealt)} of 52 cards dealt; pyramid {shown or '-'}"
         text = self.layout.describe(core.fg, remember=self.remember, moves=core.moves)
         if not self.remember:
@@ -403,6 +416,47 @@ class GreedyPlayoutEvaluator(RandomPlayoutEvaluator):
         fg = core.fg.copy()
         GREEDY.playout(fg, self.rng, core.setup.limit - core.moves)
         return np.array([1.0 if fg.status == WON else 0.0])
+
+
+def _slot_name(rules: RuleSet, slot: int) -> str:
+    """Where the ``slot``-th card of a deal goes: a tableau position, a reserve pile, the
+    stock (``stock 0`` is drawn first)."""
+    size, depth = rules.tableau_size, rules.reserve_depth
+    reserve = rules.reserve_piles * depth
+    if slot < size:
+        return f"pyramid {slot}"
+    if slot < size + reserve:
+        pile, height = divmod(slot - size, depth)
+        return f"reserve {pile + 1} card {height + 1}"
+    return f"stock {slot - size - reserve}"
+
+
+def _face_up_slots(rules: RuleSet, dealt: int) -> list[int]:
+    """The tableau positions dealt so far whose cards are face up at the deal."""
+    face_down = rules.layout.face_down
+    return [p for p in range(min(dealt, rules.tableau_size)) if p not in face_down]
+
+
+def _resample_hidden(fg: FastGame, sampler: Any) -> None:
+    """Deal the cards the player has not seen (face-down tableau cards, and on the first
+    pass the unseen stock) back to their places in a random order drawn with ``sampler``,
+    starting from card order, so the result depends only on which cards are unseen."""
+    places = fg.hidden()
+    unseen = 0
+    if fg.pass_number == 1:
+        unseen = len(fg.stock) - (1 if fg.stock and fg.rules.stock_face_up else 0)
+    pool = sorted([fg.pyr[p] for p in places] + fg.stock[:unseen])
+    for i in range(len(pool) - 1, 0, -1):
+        j = min(int(sampler() * (i + 1)), i)
+        pool[i], pool[j] = pool[j], pool[i]
+    for p in places:
+        fg.pos_of[fg.pyr[p]] = -1
+        fg.origin &= ~(1 << fg.pyr[p])
+    for p, card in zip(places, pool, strict=False):
+        fg.pyr[p] = card
+        fg.pos_of[card] = p
+        fg.origin |= 1 << card
+    fg.stock[:unseen] = pool[len(places) :]
 
 
 def _player_actions(state: PyramidSolitaireState) -> list[tuple[int, int]]:

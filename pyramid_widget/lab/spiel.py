@@ -139,21 +139,24 @@ def max_game_length(rules: RuleSet) -> int | None:
     """An upper bound on the moves of one game (one ``egypt`` round), or ``None`` when the
     rules allow games of any length (unlimited passes: ``easy``).
 
-    Every removal discards at least one of the 52 cards; a card goes to a free cell at most
-    once (it leaves only by being removed); a pass draws at most ``ceil(24 / draw_count)``
-    times, as the stock never grows beyond its first 24 cards; and there are ``passes - 1``
-    redeals.
+    Every removal discards at least one of the cards; a card goes to a free cell at most
+    once (it leaves only by being removed); a pass draws at most
+    ``ceil(stock size / draw_count)`` times, as the stock never grows beyond the cards first
+    dealt to it (24 in classic Pyramid); and there are ``passes - 1`` redeals.
 
     >>> max_game_length(get_rules("medium")), max_game_length(get_rules("egypt"))
     (126, 112)
-    >>> max_game_length(get_rules("easy")) is None
-    True
+    >>> max_game_length(get_rules("easy")) is None, max_game_length(get_rules("giza"))
+    (True, 52)
     """
     if rules.passes is None:
         return None
-    draws_per_pass = -(-24 // rules.draw_count)
-    cell_moves = 52 if rules.cells else 0
-    return 52 + cell_moves + rules.passes * draws_per_pass + rules.passes - 1
+    deck = getattr(rules, "deck_size", 52)
+    stock = getattr(rules, "stock_size", 24)
+    draws_per_pass = -(-stock // rules.draw_count)
+    cell_moves = deck if rules.cells else 0
+    redeals = rules.passes - 1 if stock else 0
+    return deck + cell_moves + rules.passes * draws_per_pass + redeals
 
 
 _FAST_MOVES = _fast_table()
@@ -215,7 +218,10 @@ class PyramidGame:
     """The game object: holds the rules and creates states."""
 
     def __init__(self, rules: str | RuleSet = "medium") -> None:
+        from pyramid_widget.lab.observation import check_research_rules
+
         self.rules = get_rules(rules)
+        check_research_rules(self.rules)
 
     def num_distinct_actions(self) -> int:
         """Size of the action space."""
