@@ -105,9 +105,9 @@ class Game:
             import secrets
 
             deal = secrets.randbelow(2**32)
-        cards, number = coerce_deal(deal)
+        cards, number = coerce_deal(deal, self.rules.decks)
         self._time_source = clock
-        self._setup(Position.from_deal(cards, self.rules.waste_piles, self.rules.cells))
+        self._setup(Position.from_deal(cards, self.rules))
         self.deal: Deal | None = cards
         self.deal_number: int | None = number
         self._first_deal: Deal | None = cards
@@ -142,11 +142,13 @@ class Game:
         cells: Sequence[Card | str | None] = (),
         pass_number: int = 1,
         clock: TimeSource | None = None,
+        reserves: Sequence[Sequence[Card | str]] = (),
     ) -> Game:
         """Build a game from a hand-made position; cards not placed count as discarded.
 
-        ``pyramid`` has 28 entries (``None`` for an empty slot), ``stock`` is listed first
-        drawn first, each waste pile bottom to top. Cards may be given as text.
+        ``pyramid`` has one entry a layout position (28 for the classic pyramid; ``None`` for
+        an empty slot), ``stock`` is listed first drawn first, each waste and reserve pile
+        bottom to top. Cards may be given as text.
 
         >>> g = Game.from_position("medium", pyramid=[None] * 27 + ["5H"], stock=["8C"])
         >>> g.play("draw"), g.play("5H+8C"), g.status
@@ -155,7 +157,7 @@ class Game:
         game = cls.__new__(cls)
         game.rules = get_rules(rules)
         game._time_source = clock
-        position = _build_position(game.rules, pyramid, stock, wastes, cells, pass_number)
+        position = _build_position(game.rules, pyramid, stock, wastes, cells, pass_number, reserves)
         game._setup(position)
         game.deal, game.deal_number = None, None
         game._first_deal, game._first_number = None, None
@@ -166,8 +168,26 @@ class Game:
 
     @property
     def pyramid(self) -> tuple[Card | None, ...]:
-        """The 28 pyramid slots, ``None`` where the card is gone."""
+        """The pyramid's slots (the tableau: 28 for the classic layout), ``None`` where the
+        card is gone. Face-down cards are here too: this is the truth, not what a player
+        sees (:attr:`hidden` says which are face down; ``print(game)`` hides them)."""
         return tuple(self._pos.pyramid)
+
+    @property
+    def reserves(self) -> tuple[tuple[Card, ...], ...]:
+        """The reserve piles, each bottom to top (only the tops play)."""
+        return tuple(tuple(p) for p in self._pos.reserves)
+
+    @property
+    def hidden(self) -> frozenset[int]:
+        """The pyramid positions whose cards are face down now (dealt face down and still
+        covered).
+
+        >>> g = Game("dark_pyramid", deal=7)
+        >>> len(g.hidden), 21 in g.hidden, 20 in g.hidden
+        (21, False, True)
+        """
+        return self._pos.hidden()
 
     @property
     def stock(self) -> tuple[Card, ...]:
@@ -416,7 +436,7 @@ class Game:
         elif move.kind is MoveKind.DRAW:
             pos.draw(self.rules.draw_count)
         elif move.kind is MoveKind.REDEAL:
-            pos.redeal()
+            pos.redeal(self.rules.redeal_order)
         else:
             card = move.cards[0]
             pos.take(card)
@@ -444,8 +464,8 @@ class Game:
 
     def _start_next_round(self, at: float) -> None:
         seed = hashlib.sha256(f"{self._run_seed()}#{self.round + 1}".encode()).digest()
-        cards = deal_from_number(int.from_bytes(seed[:8], "big"))
-        pos = Position.from_deal(cards, self.rules.waste_piles, self.rules.cells)
+        cards = deal_from_number(int.from_bytes(seed[:8], "big"), self.rules.decks)
+        pos = Position.from_deal(cards, self.rules)
         status = _explain.judge(self.rules, pos)
         # Commit: nothing below can fail.
         self._record.append((Move.next_round(), at))
@@ -518,6 +538,7 @@ class Game:
                 wastes=tuple(tuple(p) for p in origin.wastes),
                 cells=tuple(origin.cells),
                 pass_number=origin.pass_number,
+                reserves=tuple(tuple(p) for p in origin.reserves),
             )
         return GameRecord(
             rules=self.rules,
@@ -565,6 +586,7 @@ class Game:
                     cells=start.cells,
                     pass_number=start.pass_number,
                     clock=clock,
+                    reserves=start.reserves,
                 )
             else:
                 assert record.deal is not None  # a record has a deal or a start
@@ -669,11 +691,13 @@ def _move(move: Move | str) -> Move:
     return Move.parse(move)  # raises InvalidMoveError for anything that is not a move
 
 
-def _card(card: Card | str) -> Card:
+def _card(card: Card | str, decks: int = 2) -> Card:
     if isinstance(card, str):
-        return parse_card(card)
-    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+        card = parse_card(card)
+    elif isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 104:
         raise InvalidDealError(f"{card!r} is not a card")
+    if card >= 52 * decks:
+        raise InvalidDealError(f"{card_str(card)} is a second-deck card, but the game has one deck")
     return card
 
 
@@ -684,17 +708,32 @@ def _build_position(
     wastes: Sequence[Sequence[Card | str]],
     cells: Sequence[Card | str | None],
     pass_number: int,
+    reserves: Sequence[Sequence[Card | str]] = (),
 ) -> Position:
     """Check and lay out a hand-made position (see :meth:`Game.from_position`)."""
-    if len(pyramid) != 28:
-        raise InvalidDealError(f"a pyramid has 28 slots (None for empty), got {len(pyramid)}")
-    piles = [[_card(c) for c in pile] for pile in wastes] or [[]]
+    size, decks = rules.tableau_size, rules.decks
+
+    def card(c: Card | str) -> Card:
+        return _card(c, decks)
+
+    if isinstance(pyramid, (str, bytes)) or len(pyramid) != size:
+        count = len(pyramid) if not isinstance(pyramid, (str, bytes)) else "text"
+        raise InvalidDealError(
+            f"the {rules.layout.name} has {size} slots (None for empty), got {count}"
+        )
+    if len(reserves) > rules.reserve_piles:
+        raise InvalidDealError(
+            f"{rules.name} has {rules.reserve_piles} reserve pile(s), got {len(reserves)}"
+        )
+    reserve_piles = [[card(c) for c in pile] for pile in reserves]
+    reserve_piles += [[] for _ in range(rules.reserve_piles - len(reserve_piles))]
+    piles = [[card(c) for c in pile] for pile in wastes] or [[]]
     piles += [[] for _ in range(rules.waste_piles - len(piles))]
     if len(piles) != rules.waste_piles:
         raise InvalidDealError(
             f"{rules.name} has {rules.waste_piles} waste pile(s), got {len(piles)}"
         )
-    cell_cards = [None if c is None else _card(c) for c in cells]
+    cell_cards = [None if c is None else card(c) for c in cells]
     if len(cell_cards) > rules.cells:
         raise InvalidDealError(f"{rules.name} has {rules.cells} cell(s), got {len(cell_cards)}")
     cell_cards += [None] * (rules.cells - len(cell_cards))
@@ -702,17 +741,21 @@ def _build_position(
     if not 1 <= pass_number <= limit:
         raise InvalidDealError(f"pass_number must be 1..{limit}, got {pass_number}")
     position = Position(
-        pyramid=[None if c is None else _card(c) for c in pyramid],
-        stock=[_card(c) for c in reversed(stock)],
+        pyramid=[None if c is None else card(c) for c in pyramid],
+        stock=[card(c) for c in reversed(stock)],
         wastes=piles,
         cells=cell_cards,
         pass_number=pass_number,
+        reserves=reserve_piles,
+        layout=rules.layout,
+        deck_size=rules.deck_size,
     )
     placed = [c for c in position.pyramid if c is not None] + position.stock
     placed += [c for pile in piles for c in pile] + [c for c in cell_cards if c is not None]
+    placed += [c for pile in reserve_piles for c in pile]
     if len(set(placed)) != len(placed):
         raise InvalidDealError("a card is placed twice in the position")
-    position.discard = sorted(set(range(52)) - set(placed))
+    position.discard = sorted(set(range(rules.deck_size)) - set(placed))
     height = max((len(p) for p in piles), default=0)
     for h in range(height):
         for pile in piles:

@@ -46,7 +46,7 @@ _KEYS = {
     "score",
     "scored",
 }
-_POSITION_KEYS = {"pyramid", "stock", "wastes", "cells", "pass_number"}
+_POSITION_KEYS = {"pyramid", "stock", "wastes", "cells", "pass_number", "reserves"}
 
 
 def _names(cards: Sequence[Card | None]) -> list[str | None]:
@@ -83,6 +83,8 @@ def to_dict(game: Game) -> dict[str, Any]:
             "cells": _names(start.cells),
             "pass_number": start.pass_number,
         }
+        if start.reserves:
+            data["position"]["reserves"] = [_names(p) for p in start.reserves]
     return data
 
 
@@ -126,9 +128,11 @@ def read(source: str | bytes | Mapping[str, Any]) -> GameRecord:
     deal = None
     if "deal" in data:
         if not isinstance(data["deal"], str):
-            raise GameFileError("the saved game's deal must be a string of 52 cards")
+            raise GameFileError(
+                f"the saved game's deal must be a string of {rules.deck_size} cards"
+            )
         try:
-            deal = parse_deal(data["deal"])
+            deal = parse_deal(data["deal"], rules.decks)
         except PyramidError as exc:
             raise GameFileError(f"the saved game's deal: {exc}") from None
     start = None
@@ -193,8 +197,8 @@ def _card(value: Any, what: str) -> Card:
 
 
 def _card_list(value: Any, what: str, *, gaps: bool = False) -> list[Card | None]:
-    if not isinstance(value, list) or len(value) > 52:
-        raise GameFileError(f"the saved game's {what} must be a list of at most 52 cards")
+    if not isinstance(value, list) or len(value) > 104:
+        raise GameFileError(f"the saved game's {what} must be a list of at most 104 cards")
     return [None if gaps and c is None else _card(c, what) for c in value]
 
 
@@ -213,7 +217,11 @@ def _position(value: Any) -> StartPosition:
     wastes = value.get("wastes", [])
     if not isinstance(wastes, list) or len(wastes) > 8:
         raise GameFileError("the saved game's wastes must be a list of at most 8 piles")
+    reserves = value.get("reserves", [])
+    if not isinstance(reserves, list) or len(reserves) > 12:
+        raise GameFileError("the saved game's reserves must be a list of at most 12 piles")
     return StartPosition(
+        reserves=tuple(tuple(_deck_cards(p, "reserve pile")) for p in reserves),
         pyramid=tuple(_card_list(value["pyramid"], "pyramid", gaps=True)),
         stock=tuple(_deck_cards(value.get("stock", []), "stock")),
         wastes=tuple(tuple(_deck_cards(p, "waste pile")) for p in wastes),

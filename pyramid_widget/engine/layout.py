@@ -121,7 +121,9 @@ class Layout:
             )
         groups = self.groups or (0,) * size
         if len(groups) != size:
-            raise InvalidRulesError(f"layout {self.name!r}: {size} positions but {len(groups)} groups")
+            raise InvalidRulesError(
+                f"layout {self.name!r}: {size} positions but {len(groups)} groups"
+            )
         object.__setattr__(self, "groups", tuple(groups))
         for p, qs in enumerate(self.covered_by):
             if any(not isinstance(q, int) or not p < q < size for q in qs):
@@ -130,8 +132,12 @@ class Layout:
                     f"positions of the layout (0..{size - 1}), got {qs}"
                 )
         if any(not isinstance(p, int) or not 0 <= p < size for p in self.face_down):
-            raise InvalidRulesError(f"layout {self.name!r}: face-down positions must be 0..{size - 1}")
-        covers = tuple(tuple(q for q in range(size) if p in self.covered_by[q]) for p in range(size))
+            raise InvalidRulesError(
+                f"layout {self.name!r}: face-down positions must be 0..{size - 1}"
+            )
+        covers = tuple(
+            tuple(q for q in range(size) if p in self.covered_by[q]) for p in range(size)
+        )
         object.__setattr__(self, "covers", covers)
         object.__setattr__(
             self, "covered_by_mask", tuple(sum(1 << q for q in qs) for qs in self.covered_by)
@@ -274,10 +280,10 @@ class Layout:
         try:
             return cls(
                 str(data["name"])[:80],
-                tuple(tuple(int(q) for q in _seq(qs)) for qs in _seq(data["covered_by"])),
+                tuple(tuple(_index(q) for q in _seq(qs)) for qs in _seq(data["covered_by"])),
                 tuple(_place(xy) for xy in _seq(data["places"])),
-                frozenset(int(p) for p in _seq(data.get("face_down", []))),
-                tuple(int(g) for g in _seq(data.get("groups", []))),
+                frozenset(_index(p) for p in _seq(data.get("face_down", []))),
+                tuple(_index(g) for g in _seq(data.get("groups", []))),
             )
         except (TypeError, ValueError) as exc:
             if isinstance(exc, InvalidRulesError):
@@ -288,6 +294,12 @@ class Layout:
 def _seq(value: object) -> Sequence[object]:
     if not isinstance(value, (list, tuple)) or len(value) > MAX_POSITIONS:
         raise TypeError(f"expected a list of at most {MAX_POSITIONS} items")
+    return value
+
+
+def _index(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POSITIONS:
+        raise TypeError(f"expected a position number from 0 to {MAX_POSITIONS}")
     return value
 
 

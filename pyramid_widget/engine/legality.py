@@ -26,7 +26,6 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations
 
 from pyramid_widget.engine.cards import KING, Card, card_long_name, card_str, rank, rank_name
-from pyramid_widget.engine.layout import COVERED_BY
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Position, Status, Zone
 from pyramid_widget.engine.rules import RuleSet
@@ -92,7 +91,36 @@ def covering(position: Position, card: Card) -> tuple[Card, ...]:
     if card not in position.pyramid:
         return ()
     index = position.pyramid.index(card)
-    return tuple(c for q in COVERED_BY[index] if (c := position.pyramid[q]) is not None)
+    covered_by = position.layout.covered_by[index]
+    return tuple(c for q in covered_by if (c := position.pyramid[q]) is not None)
+
+
+def overlap_partner(position: Position, card: Card) -> Card | None:
+    """The card that alone still covers tableau ``card`` while being available itself, if
+    there is one: the partner the ``overlap_discards`` rule lets it pair with."""
+    cover = covering(position, card)
+    if len(cover) != 1:
+        return None
+    (top,) = cover
+    return top if position.uncovered(position.pyramid.index(top)) else None
+
+
+def beneath_top(position: Position, card: Card) -> Card | None:
+    """When ``card`` is the top of a waste pile, the card directly beneath it (the partner
+    the ``waste_pair`` rule allows), else ``None``."""
+    for pile in position.wastes:
+        if len(pile) >= 2 and pile[-1] == card:
+            return pile[-2]
+    return None
+
+
+def _special_pair(rules: RuleSet, position: Position, a: Card, b: Card) -> bool:
+    """Whether ``a`` and ``b`` are placed for an overlap discard or a waste pair (values
+    aside): one is available and the other is the card it alone covers, or the top waste
+    card and the card just beneath it."""
+    overlap = overlap_partner(position, a) == b or overlap_partner(position, b) == a
+    beneath = beneath_top(position, a) == b or beneath_top(position, b) == a
+    return (rules.overlap_discards and overlap) or (rules.waste_pair and beneath)
 
 
 def candidate_moves(rules: RuleSet, position: Position) -> Iterator[Move]:
@@ -106,6 +134,16 @@ def candidate_moves(rules: RuleSet, position: Position) -> Iterator[Move]:
     for (a, za), (b, zb) in combinations(available, 2):
         if rules.pairs(a, b) and rules.zones_pair(za.value, zb.value):
             yield Move.pair(a, b)
+    if rules.overlap_discards:
+        for slot in pos.pyramid:
+            if slot is not None:
+                top = overlap_partner(pos, slot)
+                if top is not None and rules.pairs(slot, top):
+                    yield Move.pair(slot, top)
+    if rules.waste_pair:
+        for pile in pos.wastes:
+            if len(pile) >= 2 and rules.pairs(pile[-1], pile[-2]):
+                yield Move.pair(pile[-1], pile[-2])
     if None in pos.cells:
         for card, zone in available:
             if zone in (Zone.PYRAMID, Zone.WASTE):
@@ -147,6 +185,9 @@ def refusal(
         return _draw_refusal(rules, position)
     if move.kind is MoveKind.REDEAL:
         return _redeal_refusal(rules, position)
+    if move.kind is MoveKind.PAIR and _special_pair(rules, position, *move.cards):
+        a, b = move.cards
+        return None if rules.pairs(a, b) else _no_match(rules, a, b)
     for card in move.cards:
         problem = unavailable(rules, position, card)
         if problem:
@@ -215,6 +256,13 @@ def unavailable(rules: RuleSet, position: Position, card: Card) -> Refusal | Non
             [card, *cover],
             lambda n: f"{n(card)} is covered by {' and '.join(n(c) for c in cover)}",
         )
+    if where.zone is Zone.RESERVE and pos.reserves[where.index][-1] != card:
+        top = pos.reserves[where.index][-1]
+        return _refuse(
+            "buried",
+            [card, top],
+            lambda n: f"{n(card)} is not on top of its reserve pile ({n(top)} is on it)",
+        )
     if where.zone is Zone.WASTE and pos.wastes[where.index][-1] != card:
         top = pos.wastes[where.index][-1]
         return _refuse(
@@ -281,16 +329,31 @@ def _cell_refusal(rules: RuleSet, pos: Position, card: Card) -> Refusal | None:
     return None
 
 
+def _no_match(rules: RuleSet, a: Card, b: Card) -> Refusal:
+    """The refusal of two cards whose values do not pair, worded for the pairing table."""
+    name = rules.pairing if isinstance(rules.pairing, str) else ""
+    total = rank(a) + rank(b)
+    if name in ("sum13", "sum11", "sum12"):
+        target = int(name[3:])
+        text = f"{_value(a)} + {_value(b)} = {total}, not {target}"
+        pairs = sorted(rules.pairing_table.pairs)
+        extra = [f"{rank_name(x)}+{rank_name(y)}" for x, y in pairs if x + y != target]
+        if extra:
+            text += f" (nor {' or '.join(extra)})"
+    elif name == "adjacent":
+        text = (
+            f"{rank_name(rank(a))} and {rank_name(rank(b))} are not the same or adjacent "
+            "ranks (ranks do not wrap)"
+        )
+    else:
+        table = rules.pairing_table
+        text = f"{rank_name(rank(a))} and {rank_name(rank(b))} do not pair under {table.name}"
+    return _refuse("no-match", [a, b], lambda _: text)
+
+
 def _pair_refusal(rules: RuleSet, pos: Position, a: Card, b: Card) -> Refusal | None:
     if not rules.pairs(a, b):
-        if rules.pairing == "sum13":
-            text = f"{_value(a)} + {_value(b)} = {rank(a) + rank(b)}, not 13"
-        else:
-            text = (
-                f"{rank_name(rank(a))} and {rank_name(rank(b))} are not the same or adjacent "
-                "ranks (ranks do not wrap)"
-            )
-        return _refuse("no-match", [a, b], lambda _: text)
+        return _no_match(rules, a, b)
     za, zb = pos.locate(a).zone.value, pos.locate(b).zone.value
     if not rules.zones_pair(za, zb):
         zones = "two waste cards" if za == zb == "waste" else f"a {za} card and a {zb} card"
@@ -307,7 +370,7 @@ def judge(rules: RuleSet, position: Position) -> tuple[Status, str]:
     """Return the status of a position and the reason, in words."""
     pos = position
     if rules.win == "all" and pos.all_gone():
-        return Status.WON, "all 52 cards are cleared"
+        return Status.WON, f"all {pos.deck_size} cards are cleared"
     if rules.win == "pyramid" and pos.pyramid_empty():
         what = "round" if rules.rounds else "pyramid"
         return Status.WON, f"the {what} is cleared" + (" (round complete)" if rules.rounds else "")

@@ -11,7 +11,8 @@ cell       ``cell 7S``     move an available card into the empty free cell
 next-round ``next-round``  after a won ``egypt`` round, deal the next round
 ========== =============== =====================================================
 
-Moves name cards, not places: every card is unique, so ``5H+8C`` says all there is to say.
+Moves name cards, not places: every card is unique, so ``5H+8C`` says all there is to say (a
+two-deck game's second copy carries a prime, ``5H+8C'``).
 A pair is stored with the lower card first, so ``8C+5H`` and ``5H+8C`` are the same move.
 
 >>> m = Move.parse("8c+5h")
@@ -26,7 +27,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from pyramid_widget.engine.cards import Card, card_str, parse_card
+from pyramid_widget.engine.cards import KING, Card, card_str, parse_card, rank
 from pyramid_widget.errors import InvalidCardError, InvalidMoveError
 
 
@@ -131,7 +132,7 @@ class Move:
             card = parse_card(cleaned)
         except InvalidCardError as exc:
             raise InvalidMoveError(f"{text!r} is not a move: {exc}") from None
-        if card // 4 + 1 != 13:
+        if rank(card) != KING:
             raise InvalidMoveError(
                 f"{text!r} is not a move: only a King is removed alone; "
                 "name a pair like '5H+8C', or 'draw', 'redeal', 'cell 7S'"

@@ -1,11 +1,16 @@
 """Where every card is: the :class:`Position` of a game, without history or clock.
 
-A position holds the pyramid (28 slots, ``None`` once a card is gone), the stock (the card
-drawn next is *last* in the list, so a draw is ``list.pop()``), the waste piles (bottom to
-top), the free cells and the discard pile, plus what the rules need to remember: when each
-waste card was drawn (a redeal gives the cards back in the order they were first drawn),
-the pass number and whether this pass removed anything (the ``easy`` stall rule).
-Every one of the 52 cards is in exactly one of these places.
+A position holds the pyramid (the tableau: one slot per position of the rule set's layout,
+28 for the classic pyramid, ``None`` once a card is gone), the reserve piles (bottom to top;
+only their tops play), the stock (the card drawn next is *last* in the list, so a draw is
+``list.pop()``), the waste piles (bottom to top), the free cells and the discard pile, plus
+what the rules need to remember: when each waste card was drawn (a redeal gives the cards
+back in the order they were first drawn), the pass number and whether this pass removed
+anything (the ``easy`` stall rule). Every card of the deck(s) is in exactly one of these
+places.
+
+A face-down tableau card (a position in ``layout.face_down``) turns face up once nothing
+covers it and stays up, so what is hidden needs no state of its own: :meth:`Position.hidden`.
 """
 
 from __future__ import annotations
@@ -13,9 +18,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pyramid_widget.engine.cards import Card, card_str
-from pyramid_widget.engine.layout import COVERED_BY, SIZE
+from pyramid_widget.engine.layout import CLASSIC, Layout
+
+if TYPE_CHECKING:
+    from pyramid_widget.engine.rules import RuleSet
 
 
 class Zone(str, enum.Enum):
@@ -26,6 +35,7 @@ class Zone(str, enum.Enum):
     WASTE = "waste"
     CELL = "cell"
     DISCARD = "discard"
+    RESERVE = "reserve"
 
 
 class Status(str, enum.Enum):
@@ -38,8 +48,9 @@ class Status(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Location:
-    """A card's place: a zone and an index in it (pyramid position, waste pile number, cell
-    number, depth in the stock with 0 the next card to draw, or order in the discard)."""
+    """A card's place: a zone and an index in it (pyramid position, waste or reserve pile
+    number, cell number, depth in the stock with 0 the next card to draw, or order in the
+    discard)."""
 
     zone: Zone
     index: int
@@ -60,19 +71,33 @@ class Position:
     pass_removed: bool = False
     pyramid_cards: frozenset[Card] = frozenset()
     """The cards dealt to the pyramid: one of them parked in a free cell is not cleared yet."""
+    # Not in the repr: an egypt round's next deal is seeded from the repr of a hand-made
+    # start position, which must read as it always has.
+    reserves: list[list[Card]] = field(default_factory=list, repr=False)
+    layout: Layout = field(default=CLASSIC, repr=False)
+    deck_size: int = field(default=52, repr=False)
 
     def __post_init__(self) -> None:
         if not self.pyramid_cards:
             self.pyramid_cards = frozenset(c for c in self.pyramid if c is not None)
 
     @classmethod
-    def from_deal(cls, deal: Sequence[Card], waste_piles: int, cells: int) -> Position:
-        """Lay out a 52-card deal: 28 pyramid cards, then the stock (first drawn first)."""
+    def from_deal(cls, deal: Sequence[Card], rules: RuleSet) -> Position:
+        """Lay out a deal under ``rules``: the tableau (one card a layout position), the
+        reserve piles (pile after pile, bottom card first), then the stock (first drawn first).
+        """
+        size, depth = rules.tableau_size, rules.reserve_depth
+        reserve = deal[size : size + rules.reserve_size]
         return cls(
-            pyramid=list(deal[:SIZE]),
-            stock=list(reversed(deal[SIZE:])),
-            wastes=[[] for _ in range(waste_piles)],
-            cells=[None] * cells,
+            pyramid=list(deal[:size]),
+            stock=list(reversed(deal[size + rules.reserve_size :])),
+            wastes=[[] for _ in range(rules.waste_piles)],
+            cells=[None] * rules.cells,
+            reserves=[
+                list(reserve[i * depth : (i + 1) * depth]) for i in range(rules.reserve_piles)
+            ],
+            layout=rules.layout,
+            deck_size=rules.deck_size,
         )
 
     def copy(self) -> Position:
@@ -88,20 +113,35 @@ class Position:
             pass_number=self.pass_number,
             pass_removed=self.pass_removed,
             pyramid_cards=self.pyramid_cards,
+            reserves=[r.copy() for r in self.reserves],
+            layout=self.layout,
+            deck_size=self.deck_size,
         )
 
     def uncovered(self, pos: int) -> bool:
-        """Whether pyramid position ``pos`` holds a card with both covering cards gone."""
+        """Whether pyramid position ``pos`` holds a card with every covering card gone."""
         return self.pyramid[pos] is not None and all(
-            self.pyramid[q] is None for q in COVERED_BY[pos]
+            self.pyramid[q] is None for q in self.layout.covered_by[pos]
+        )
+
+    def hidden(self) -> frozenset[int]:
+        """The tableau positions whose cards are face down now: dealt face down and still
+        covered (a card turns up once nothing covers it)."""
+        return frozenset(
+            p
+            for p in self.layout.face_down
+            if self.pyramid[p] is not None and not self.uncovered(p)
         )
 
     def available(self, stock_top: bool) -> Iterator[tuple[Card, Zone]]:
-        """Yield each available card with its zone: uncovered pyramid cards, waste tops,
-        cell cards and (when ``stock_top``) the top stock card."""
+        """Yield each available card with its zone: uncovered pyramid cards, reserve tops,
+        waste tops, cell cards and (when ``stock_top``) the top stock card."""
         for pos, card in enumerate(self.pyramid):
             if card is not None and self.uncovered(pos):
                 yield card, Zone.PYRAMID
+        for pile in self.reserves:
+            if pile:
+                yield pile[-1], Zone.RESERVE
         for pile in self.wastes:
             if pile:
                 yield pile[-1], Zone.WASTE
@@ -120,19 +160,25 @@ class Position:
                 return Location(Zone.WASTE, index)
         if card in self.cells:
             return Location(Zone.CELL, self.cells.index(card))
+        for index, pile in enumerate(self.reserves):
+            if card in pile:
+                return Location(Zone.RESERVE, index)
         if card in self.stock:
             return Location(Zone.STOCK, len(self.stock) - 1 - self.stock.index(card))
         return Location(Zone.DISCARD, self.discard.index(card))
 
     def take(self, card: Card) -> None:
-        """Lift an available ``card`` out of its place (the caller puts it somewhere)."""
+        """Lift an available ``card`` out of its place (the caller puts it somewhere); a waste
+        card may also be the one just beneath the top (the ``waste_pair`` rule)."""
         where = self.locate(card)
         if where.zone is Zone.PYRAMID:
             self.pyramid[where.index] = None
         elif where.zone is Zone.WASTE:
-            self.wastes[where.index].pop()
+            self.wastes[where.index].remove(card)
         elif where.zone is Zone.CELL:
             self.cells[where.index] = None
+        elif where.zone is Zone.RESERVE:
+            self.reserves[where.index].pop()
         elif where.zone is Zone.STOCK:
             self.stock.pop()
         else:  # pragma: no cover - the game never takes a discarded card
@@ -149,9 +195,15 @@ class Position:
             self.drawn_at[card] = self.draws
             self.draws += 1
 
-    def redeal(self) -> None:
-        """Turn the waste into the stock so cards come out in the order first drawn."""
-        cards = sorted((c for pile in self.wastes for c in pile), key=self.drawn_at.__getitem__)
+    def redeal(self, order: str = "first-drawn") -> None:
+        """Turn the waste into the stock so cards come out in the order first drawn; with
+        ``order="by-pile"`` (PySolFC's multi-waste redeal) the piles are gathered waste 1,
+        then 2, then 3 onto the stock, each turned over, so the next pass deals the last pile
+        first, each pile's bottom card first."""
+        if order == "by-pile":
+            cards = [c for pile in reversed(self.wastes) for c in pile]
+        else:
+            cards = sorted((c for pile in self.wastes for c in pile), key=self.drawn_at.__getitem__)
         self.stock = list(reversed(cards))
         for pile in self.wastes:
             pile.clear()
@@ -167,9 +219,9 @@ class Position:
         )
 
     def all_gone(self) -> bool:
-        """Whether all 52 cards are discarded."""
-        return len(self.discard) == 52
+        """Whether every card (52 a deck) is discarded."""
+        return len(self.discard) == self.deck_size
 
     def cards_in_play(self) -> int:
         """How many cards are not yet discarded."""
-        return 52 - len(self.discard)
+        return self.deck_size - len(self.discard)

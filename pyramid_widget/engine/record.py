@@ -90,28 +90,35 @@ def _shown(value: object) -> str:
 def _cards(value: object, what: str, *, gaps: bool = False) -> tuple[Any, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise _fail(what, f"must be a list of cards, got {_shown(value)}")
-    if len(value) > 52:
-        raise _fail(what, f"holds {len(value)} cards, more than a deck")
+    if len(value) > 104:
+        raise _fail(what, f"holds {len(value)} cards, more than two decks")
     return tuple(None if gaps and c is None else _card(c, what) for c in value)
 
 
 @dataclass(frozen=True)
 class StartPosition:
     """A hand-made first position, as :meth:`Game.from_position
-    <pyramid_widget.engine.game.Game.from_position>` takes it: 28 pyramid slots (``None``
-    empty), the stock first drawn first, each waste pile bottom to top, the cells, the pass."""
+    <pyramid_widget.engine.game.Game.from_position>` takes it: the pyramid's slots (28 for
+    the classic layout; ``None`` empty), the stock first drawn first, each waste pile bottom
+    to top, the cells, the pass, and each reserve pile bottom to top."""
 
     pyramid: tuple[Card | None, ...]
     stock: tuple[Card, ...] = ()
     wastes: tuple[tuple[Card, ...], ...] = ()
     cells: tuple[Card | None, ...] = ()
     pass_number: int = 1
+    reserves: tuple[tuple[Card, ...], ...] = ()
 
     def __post_init__(self) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "pyramid", _cards(self.pyramid, "pyramid", gaps=True))
-        if len(self.pyramid) != 28:
-            raise _fail("pyramid", f"must have 28 slots, got {len(self.pyramid)}")
+        if not self.pyramid:
+            raise _fail("pyramid", "must have at least one slot")
+        if isinstance(self.reserves, (str, bytes)) or not isinstance(self.reserves, Sequence):
+            raise _fail("reserves", f"must be a list of piles, got {_shown(self.reserves)}")
+        if len(self.reserves) > 12:
+            raise _fail("reserves", f"has {len(self.reserves)} piles, more than a rule set allows")
+        setattr_(self, "reserves", tuple(_cards(p, "reserve pile") for p in self.reserves))
         setattr_(self, "stock", _cards(self.stock, "stock"))
         if isinstance(self.wastes, (str, bytes)) or not isinstance(self.wastes, Sequence):
             raise _fail("wastes", f"must be a list of piles, got {_shown(self.wastes)}")
@@ -202,22 +209,23 @@ class GameRecord:
             return
         if self.deal_number is not None:
             number = _int(self.deal_number, "deal_number", 0, MAX_DEAL_NUMBER)
-            numbered = deal_from_number(number)
+            numbered = deal_from_number(number, self.rules.decks)
             if self.deal is None:
                 setattr_(self, "deal", numbered)
         if self.deal is None:
             raise _fail("start", "gives neither a deal, a deal number nor a position")
         if isinstance(self.deal, (str, bytes)) or not isinstance(self.deal, Sequence):
-            raise _fail("deal", f"must be 52 cards, got {_shown(self.deal)}")
+            raise _fail("deal", f"must be {self.rules.deck_size} cards, got {_shown(self.deal)}")
         try:
-            deal = validate_deal(self.deal)
+            deal = validate_deal(self.deal, self.rules.decks)
         except PyramidError as exc:
             raise _fail("deal", f"is not a deal: {exc}") from None
         setattr_(self, "deal", deal)
-        if self.deal_number is not None and deal != deal_from_number(self.deal_number):
+        decks = self.rules.decks
+        if self.deal_number is not None and deal != deal_from_number(self.deal_number, decks):
             raise _fail(
                 "deal_number",
                 f"{self.deal_number} does not match its deal (deal {self.deal_number} begins "
-                f"{format_deal(deal_from_number(self.deal_number))[:11]}, the saved deal "
+                f"{format_deal(deal_from_number(self.deal_number, decks))[:11]}, the saved deal "
                 f"{card_str(deal[0])} {card_str(deal[1])})",
             )

@@ -97,7 +97,9 @@ class Pairing:
 
 
 def _sum_pairs(total: int, *extra: tuple[int, int]) -> frozenset[tuple[int, int]]:
-    return frozenset({(a, total - a) for a in range(1, total // 2 + 1) if total - a <= 13} | set(extra))
+    return frozenset(
+        {(a, total - a) for a in range(1, total // 2 + 1) if total - a <= 13} | set(extra)
+    )
 
 
 PAIRINGS: dict[str, Pairing] = {
@@ -376,6 +378,7 @@ class RuleSet:
             and self.redeal_order == "first-drawn"
             and self.pairing in ("sum13", "adjacent")
         )
+
     def pairs(self, a: Card, b: Card) -> bool:
         """Return whether cards ``a`` and ``b`` match under the pairing rule (zones aside).
 

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.cards import Card, card_long_name, card_str, rank
-from pyramid_widget.engine.layout import row_col
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
@@ -149,6 +148,20 @@ def _back(parent: ET.Element, x: float, y: float, count: int) -> None:
     _el(g, "title").text = f"the stock, {count} cards face down"
 
 
+def _whole(value: float) -> float:
+    """``value`` as an int when it is one (so the picture's numbers read ``820``, not
+    ``820.0``)."""
+    return int(value) if float(value).is_integer() else value
+
+
+def _face_down(parent: ET.Element, x: float, y: float) -> None:
+    colors = FACES["colors"]
+    g = _el(parent, "g", transform=f"translate({_n(x)} {_n(y)})", data_zone="face-down")
+    _el(g, "rect", x=0.5, y=0.5, width=_W - 1, height=_H - 1, rx=8, fill=colors["back"],
+        stroke=colors["back_edge"], stroke_width=5)  # fmt: skip
+    _el(g, "title").text = "a face-down card"
+
+
 def _slot(parent: ET.Element, x: float, y: float) -> None:
     _el(parent, "rect", x=x + 1, y=y + 1, width=_W - 2, height=_H - 2, rx=8, fill="#000",
         fill_opacity="0.12", stroke="#fff", stroke_opacity="0.3", stroke_width=2,
@@ -181,11 +194,15 @@ def game_svg(game: Game, *, width: int | None = None, theme: str = "light") -> s
     if theme not in _THEMES:
         raise ValueError(f"theme must be 'light' or 'dark', got {theme!r}")
     wastes, cells = game.wastes, game.cells
-    zones = [("stock", 0)] + [("waste", i) for i in range(len(wastes))]
+    layout = game.rules.layout
+    zones = [("reserve", i) for i in range(len(game.reserves))]
+    if game.rules.stock_size:
+        zones += [("stock", 0)] + [("waste", i) for i in range(len(wastes))]
     zones += [("cell", i) for i in range(len(cells))] + [("discard", 0)]
-    inner = max(6 * _STEP + _W, (len(zones) - 1) * _STEP + _W)
+    tableau_w = _whole((layout.width - 2) * _STEP / 2 + _W)
+    inner = max(tableau_w, (len(zones) - 1) * _STEP + _W)
     full_w = inner + 2 * _MARGIN
-    bottom = _HEADER + 6 * _ROWSTEP + _H + _GAP
+    bottom = _whole(_HEADER + (layout.height - 1) * _ROWSTEP + _H + _GAP)
     full_h = bottom + _H + 2 * _FAN + _FOOTER
     scale = (width if width is not None else 640) / full_w
     root = _el(None, "svg", xmlns=_NS, viewBox=f"0 0 {full_w} {full_h}",
@@ -196,11 +213,15 @@ def game_svg(game: Game, *, width: int | None = None, theme: str = "light") -> s
     _caption(root, full_w / 2, 34, _heading(game), 20)
     mid = full_w / 2
     available = set(game.available())
+    hidden = game.hidden
     for pos, card in enumerate(game.pyramid):
         if card is None:
             continue
-        r, c = row_col(pos)
-        x, y = mid + (c - r / 2) * _STEP - _W / 2, _HEADER + r * _ROWSTEP
+        px, py = layout.places[pos]
+        x, y = mid - tableau_w / 2 + px * _STEP / 2, _HEADER + py * _ROWSTEP
+        if pos in hidden:
+            _face_down(root, x, y)
+            continue
         node = card_svg(card, x, y, "pyramid", dim=card not in available)
         if card not in available:
             node.set("data-covered", "true")
@@ -234,6 +255,12 @@ def _zone(
         return (
             f"Waste {i + 1}: {len(game.wastes[i])}" if several else f"Waste {len(game.wastes[i])}"
         )
+    if zone == "reserve":
+        pile = game.reserves[i][-3:]
+        for depth, card in enumerate(pile):
+            top = depth == len(pile) - 1
+            root.append(card_svg(card, x, y + depth * _FAN, "reserve", dim=not top))
+        return f"Reserve {i + 1}: {len(game.reserves[i])}"
     if zone == "cell":
         held = game.cells[i]
         if held is not None:

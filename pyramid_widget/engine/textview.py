@@ -1,6 +1,8 @@
 """A text picture of a game, for ``print(game)``.
 
-Available cards are in brackets, covered cards plain, removed cards ``..``:
+Available cards are in brackets, covered cards plain, removed cards ``..``, face-down cards
+``##`` (their faces never appear: this is what a player sees). Rows follow the rule set's
+layout (``places``), so inverted triangles and pyramids side by side print as they lie.
 
 >>> from pyramid_widget.engine.game import Game
 >>> print(Game("medium", deal=7))  # doctest: +NORMALIZE_WHITESPACE
@@ -20,7 +22,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pyramid_widget.engine.cards import card_str
-from pyramid_widget.engine.layout import ROWS, position
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
@@ -45,18 +46,30 @@ def _header(game: Game) -> str:
 
 def _pyramid_rows(game: Game) -> list[str]:
     available = set(game.available())
+    hidden = game.hidden
+    layout = game.rules.layout
+    two_decks = game.rules.decks > 1
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for pos, card in enumerate(game.pyramid):
+        x, y = layout.places[pos]
+        name = "" if card is None else card_str(card).ljust(3 if two_decks else 2)
+        if card is None:
+            cell = " .. " + " " * two_decks
+        elif pos in hidden:
+            cell = " ## " + " " * two_decks
+        elif card in available:
+            cell = f"[{name}]"
+        else:
+            cell = f" {name} "
+        rows.setdefault(y, []).append((x, cell))
+    width = 6 if two_decks else 4  # characters a card takes (a half width is half that)
     lines = []
-    for row in range(ROWS):
-        cells = []
-        for col in range(row + 1):
-            card = game.pyramid[position(row, col)]
-            if card is None:
-                cells.append(" .. ")
-            elif card in available:
-                cells.append(f"[{card_str(card)}]")
-            else:
-                cells.append(f" {card_str(card)} ")
-        lines.append(" " * (INDENT + 2 * (ROWS - 1 - row)) + "".join(cells).rstrip())
+    for y in sorted(rows):
+        line = ""
+        for x, cell in sorted(rows[y]):
+            column = INDENT + int(x * width / 2)
+            line = line.ljust(column) + cell
+        lines.append(line.rstrip())
     return lines
 
 
@@ -74,6 +87,13 @@ def _piles(game: Game) -> str:
         label = "waste" if len(game.wastes) == 1 else f"waste {index + 1}"
         wastes.append(f"{label} {shown}")
     parts = [stock, *wastes]
+    for index, pile in enumerate(game.reserves):
+        shown = (
+            " ".join([*(card_str(c) for c in pile[:-1]), f"[{card_str(pile[-1])}]"])
+            if pile
+            else "-"
+        )
+        parts.append(f"reserve {index + 1} {shown}")
     if game.cells:
         parts.append("cell " + " ".join("-" if c is None else card_str(c) for c in game.cells))
     if game.discard:

@@ -295,7 +295,9 @@ def hostile_rule_set_dict(data: st.DataObject) -> None:
             rules = get_rules(json.loads(json.dumps(edited)))
         else:
             field = data.draw(st.sampled_from(RULE_FIELDS))
-            rules = get_rules(base).replace(**{field: edited.get(field, base[field])})
+            # to_dict leaves out the family's fields where they hold their defaults
+            value = edited.get(field, base.get(field, getattr(get_rules(base), field)))
+            rules = get_rules(base).replace(**{field: value})
     except PyramidError as error:
         one_line(error)
         RULES["refused"] += 1

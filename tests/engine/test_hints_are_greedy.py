@@ -48,15 +48,18 @@ def test_the_hint_is_greedys_move_along_random_walks(preset: str) -> None:
 def test_the_hint_is_greedys_move_in_hand_made_positions(preset: str) -> None:
     """Sparse pyramids with gaps anywhere, a short stock: ties and odd shapes."""
     rng = random.Random(f"hand-made {preset}")
+    rules = PRESETS[preset]
+    size = rules.tableau_size
     checked = 0
     for _ in range(150):
-        cards = [card_str(c) for c in rng.sample(range(52), 40)]
-        pyramid: list[str | None] = [None] * 28
-        for p in rng.sample(range(28), rng.randint(1, 14)):
+        cards = [card_str(c) for c in rng.sample(range(rules.deck_size), 40)]
+        pyramid: list[str | None] = [None] * size
+        for p in rng.sample(range(size), rng.randint(1, 14)):
             pyramid[p] = cards.pop()
-        stock = cards[: rng.randint(0, 8)]
+        stock = cards[: rng.randint(0, 8)] if rules.stock_size else []
+        reserves = [[cards.pop()] for _ in range(rules.reserve_piles)]
         try:
-            game = Game.from_position(preset, pyramid=pyramid, stock=stock)
+            game = Game.from_position(preset, pyramid=pyramid, stock=stock, reserves=reserves)
         except ValueError:
             continue  # a shape this rule set refuses
         for _ in range(6):
