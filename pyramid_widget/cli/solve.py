@@ -59,7 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(RuleSet.to_dict); default medium",
     )
     which = parser.add_mutually_exclusive_group(required=True)
-    which.add_argument("--deal", help='a deal: 52 cards like "AS 2H TD ...", pyramid first')
+    which.add_argument(
+        "--deal", help='a deal: 52 cards like "AS 2H TD ...", pyramid first (104 for two decks)'
+    )
     which.add_argument("--number", type=deal_number, help="a deal number")
     which.add_argument("--numbers", help="a batch of deal numbers, like 0-199 (inclusive)")
     which.add_argument("--file", help="a batch: a file with one deal string or number a line")
@@ -107,11 +109,11 @@ def solve_one(job: tuple[Any, int | str, bool, int | None, float | None]) -> dic
 
     rules, deal, shortest, max_nodes, max_seconds = job
     rule_set = get_rules(rules)
-    cards, number = coerce_deal(deal)
+    cards, number = coerce_deal(deal, rule_set.decks)
     solution = solve_deal(
         rule_set, cards, shortest=shortest, max_nodes=max_nodes, max_seconds=max_seconds
     )
-    return {
+    record = {
         "deal": format_deal(cards),
         "number": number,
         "rules": rule_set.name,
@@ -121,10 +123,14 @@ def solve_one(job: tuple[Any, int | str, bool, int | None, float | None]) -> dic
         "seconds": round(solution.seconds, 4),
         "shortest": solution.shortest,
     }
+    if getattr(solution, "knows_hidden", False):  # face-down cards: the solver read them
+        record["knows_hidden"] = True
+    return record
 
 
 def describe(record: dict[str, Any]) -> str:
     """A readable report of one record: verdict, then the numbered line (draws grouped).
+    Where the game deals cards face down the report says the solver read them.
 
     >>> print(describe({"rules": "hard", "number": 1, "verdict": "winnable", "nodes": 9,
     ...     "seconds": 0.01, "shortest": False, "moves": ["draw", "draw", "5H+8C", "KD"]}))
@@ -135,12 +141,18 @@ def describe(record: dict[str, Any]) -> str:
     """
     name = f"deal {record['number']}" if record.get("number") is not None else "deal"
     figures = f"{record['nodes']} positions searched in {record['seconds']:g} s"
+    if record.get("knows_hidden"):
+        figures += "; the solver knows every card, the face-down ones too"
     verdict = record["verdict"]
     if verdict == "unwinnable":
+        if record.get("knows_hidden"):
+            figures += ": even a player who knew every card could not win"
         return f"{record['rules']}, {name}: unwinnable (proved; {figures})"
     if verdict == "unknown":
         return f"{record['rules']}, {name}: unknown (the limit ran out; {figures})"
     fewest = ", the fewest possible" if record["shortest"] else ""
+    if record.get("knows_hidden"):
+        figures += ": a player who knew every card could win"
     lines = [
         f"{record['rules']}, {name}: winnable in {len(record['moves'])} moves{fewest} ({figures})"
     ]

@@ -44,11 +44,33 @@ def test_rules_takes_no_positional_argument(capsys: pytest.CaptureFixture[str]) 
 
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_solve_accepts_every_preset(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["solve", "--rules", name, "--number", "3", "--max-seconds", "20", "--json"]
+    argv = ["solve", "--rules", name, "--number", "3", "--max-nodes", "3000", "--json"]
     assert cli.main(argv) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["rules"] == name
     assert record["verdict"] in ("winnable", "unwinnable", "unknown")
+    assert len(record["deal"].split()) == PRESETS[name].deck_size
+    assert record.get("knows_hidden", False) is PRESETS[name].has_hidden
+
+
+def test_solve_says_it_knows_the_face_down_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["solve", "--rules", "dark_pyramid", "--number", "3"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("dark_pyramid, deal 3: winnable")
+    assert "the solver knows every card, the face-down ones too" in first
+    assert "a player who knew every card could win" in first
+    assert cli.main(["solve", "--rules", "medium", "--number", "3"]) == 0
+    assert "knows every card" not in capsys.readouterr().out
+
+
+def test_solve_takes_a_two_deck_deal_string(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["solve", "--rules", "double_pyramid", "--number", "5", "--max-nodes", "500"]
+    assert cli.main([*argv, "--json"]) == 0
+    deal = json.loads(capsys.readouterr().out)["deal"]
+    assert (
+        cli.main(["solve", "--rules", "double_pyramid", "--deal", deal, "--max-nodes", "500"]) == 0
+    )
+    assert capsys.readouterr().out.startswith("double_pyramid, deal: ")
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
