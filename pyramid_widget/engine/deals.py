@@ -129,6 +129,11 @@ def parse_deal(text: str, decks: int = 1) -> Deal:
             cards.append(parse_card(word))
         except InvalidCardError as exc:
             raise InvalidDealError(f"card {index + 1} of the deal: {exc}") from None
+        if cards[-1] >= 52 and decks == 1:
+            raise InvalidDealError(
+                f"card {index + 1} of the deal: {word[:8]!r} names a second deck's copy, "
+                "but the game has one deck"
+            )
     if decks == 2:
         cards = [c % 52 for c in cards]
         counts = [cards.count(face) for face in DECK]

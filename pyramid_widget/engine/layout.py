@@ -19,6 +19,7 @@ a rule set holds one as data (``RuleSet.layout``).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -110,6 +111,13 @@ class Layout:
     blockers_mask: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or any(
+            unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in self.name
+        ):
+            raise InvalidRulesError(
+                "a layout's name must be text without control characters (line breaks, escapes)"
+            )
+        object.__setattr__(self, "name", self.name[:80])
         size = len(self.covered_by)
         if not 1 <= size <= MAX_POSITIONS:
             raise InvalidRulesError(
@@ -298,8 +306,8 @@ def _seq(value: object) -> Sequence[object]:
 
 
 def _index(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POSITIONS:
-        raise TypeError(f"expected a position number from 0 to {MAX_POSITIONS}")
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**6:
+        raise TypeError("expected whole numbers")
     return value
 
 

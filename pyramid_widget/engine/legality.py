@@ -250,12 +250,19 @@ def unavailable(rules: RuleSet, position: Position, card: Card) -> Refusal | Non
     if where.zone is Zone.DISCARD:
         return _refuse("discarded", [card], lambda n: f"{n(card)} is already discarded")
     if where.zone is Zone.PYRAMID and not pos.uncovered(where.index):
+        # a face-down card covering it is never named: the player has not seen it
+        hidden = {pos.pyramid[p] for p in pos.hidden()}
         cover = covering(pos, card)
-        return _refuse(
-            "covered",
-            [card, *cover],
-            lambda n: f"{n(card)} is covered by {' and '.join(n(c) for c in cover)}",
-        )
+        seen = [c for c in cover if c not in hidden]
+        unseen = len(cover) - len(seen)
+
+        def covered(n: Namer) -> str:
+            names = [n(c) for c in seen]
+            if unseen:
+                names.append("a face-down card" if unseen == 1 else f"{unseen} face-down cards")
+            return f"{n(card)} is covered by {' and '.join(names)}"
+
+        return _refuse("covered", [card, *seen], covered)
     if where.zone is Zone.RESERVE and pos.reserves[where.index][-1] != card:
         top = pos.reserves[where.index][-1]
         return _refuse(
@@ -294,12 +301,11 @@ def _king_refusal(rules: RuleSet, card: Card) -> Refusal | None:
             lambda n: f"only a King is removed alone; {n(card)} needs a partner",
         )
     if not rules.kings_alone:
+        partners = " or ".join(f"a {rank_name(v)}" for v in rules.pairing_table.partners(KING))
         return _refuse(
             "king-alone",
             [card],
-            lambda _: (
-                f"Kings are not removed alone under {rules.name}: pair it with a Queen or a King"
-            ),
+            lambda _: f"Kings are not removed alone under {rules.name}: pair it with {partners}",
         )
     return None
 

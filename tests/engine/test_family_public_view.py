@@ -156,11 +156,6 @@ def leaked(game: Game, move: str) -> list[str]:
     return [card_str(c) for c in unseen(game) if c not in named and shows(text, c)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: the refusal of a move naming a face-down card says which cards cover it "
-    "('KD is covered by QD and JC'), naming face-down cards the player cannot see",
-)
 def test_a_refusal_never_names_a_hidden_card_the_player_did_not_name() -> None:
     game = Game("dark_pyramid", 7, clock=lambda: 0.0)
     top = card_str(game.available()[0])

@@ -706,11 +706,6 @@ def test_two_deck_move_text_names_the_copy_and_parses_back() -> None:
     assert Move.parse("5H+8C") != Move.parse("5H'+8C")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: the lone-King refusal says 'pair it with a Queen or a King' whatever the "
-    "pairing table (sum12 pairs a King only with a Queen, sum11 only with a King)",
-)
 @pytest.mark.parametrize(("name", "partner", "not_partner"), [
     ("pyramid_dozen", "Queen", "King"), ("eleven_triangle", "King", "Queen"),
 ])  # fmt: skip
