@@ -27,7 +27,8 @@ from pyramid_widget.engine.game import Game, LegalMoves
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Location, Status, Zone
 from pyramid_widget.engine.record import GameRecord, StartPosition
-from pyramid_widget.engine.rules import PRESETS, RuleSet, Scoring, get_rules
+from pyramid_widget.engine.layout import Layout
+from pyramid_widget.engine.rules import PAIRINGS, PRESETS, Pairing, RuleSet, Scoring, get_rules
 from pyramid_widget.errors import (
     IllegalMoveError,
     InvalidCardError,
@@ -75,6 +76,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "PAIRINGS",
     "PRESETS",
     "RANKS",
     "SUITS",
@@ -86,11 +88,13 @@ __all__ = [
     "InvalidDealError",
     "InvalidMoveError",
     "InvalidRulesError",
+    "Layout",
     "LegalMoves",
     "LessonWidget",
     "Location",
     "Move",
     "MoveKind",
+    "Pairing",
     "PyramidError",
     "PyramidWidget",
     "Records",
