@@ -368,7 +368,22 @@ def _normalise(board: int, lo: int, hi: int) -> int:
 def _matching(want: int, needs: list[int], alive: int) -> bool:
     """Whether every slot of ``want`` gets a distinct partner from ``needs[slot] & alive``."""
     owner: dict[int, int] = {}
-    return all(_place(q, 0, needs, alive, owner) >= 0 for q in _bits(want))
+    taken = 0
+    while want:
+        low = want & -want
+        want ^= low
+        q = low.bit_length() - 1
+        options = needs[q] & alive
+        free = options & ~taken
+        if free:  # an augmenting path of one step
+            free &= -free
+            owner[free] = q
+            taken |= free
+            continue
+        if not options or _place(q, 0, needs, alive, owner) < 0:
+            return False
+        taken = sum(owner)
+    return True
 
 
 def _place(q: int, tried: int, needs: list[int], alive: int, owner: dict[int, int]) -> int:
@@ -405,6 +420,67 @@ class Generator:
         self.deck_early_ok = model.draw_n == 1 and model.piles_n == 1
         self.force = not model.stall
         self.pyramid_win = rules.win == "pyramid"
+        self.burial = model.passes is not None and not model.cells_n and bool(model.required)
+
+    def last_needs(self, state: State) -> list[int] | None:
+        """On the last pass, the partners each card could still meet (``needs`` with the
+        waste cards' limited as below), or ``None`` when a card that must go has none left or
+        Hall's condition fails in its component (rule ``g-last-pass-burial``).
+
+        Soundness: with no redeal left (and no free cell) a waste card leaves only as the top
+        of its pile, so it never meets a card of its own pile: the cards beneath it come up
+        only once it is gone, the cards above it must go first. Under the waste pair (one
+        pile) the top may also go with the card directly beneath it, so a waste card can
+        still meet its two neighbours in the pile as it is now, and no other waste card:
+        a card between two others leaves only as the top or with the top, so two cards of
+        the pile with one between never become neighbours while both stay. Cards of the
+        stock, the tableau, the reserve and other piles are kept (``needs`` says which).
+        """
+        m = self.m
+        board, lo, piles, _cells, pno, _flag = state
+        needs, required = m.needs, m.required
+        if pno < m.passes:  # type: ignore[operator]
+            return needs
+        limited: dict[int, int] = {}
+        if m.piles_n == 1:
+            waste = board & ((1 << lo) - 1) & m.deck_all
+            if not waste & required:
+                return needs
+            outside = board & ~waste
+            if not m.waste_pair:
+                for w in _bits(waste & required):
+                    limited[w] = needs[w] & outside
+            else:
+                order = list(_bits(waste))
+                for i, w in enumerate(order):
+                    near = 1 << order[i - 1] if i else 0
+                    if i + 1 < len(order):
+                        near |= 1 << order[i + 1]
+                    limited[w] = needs[w] & (outside | near)
+        else:
+            for pile in piles:
+                outside = board & ~pile
+                for w in _bits(pile):
+                    limited[w] = needs[w] & outside
+        touched = 0
+        for w, mask in limited.items():
+            if required >> w & 1:
+                if not mask:
+                    return None
+                touched |= m.component[w]
+        dyn = list(needs)
+        for w, mask in limited.items():
+            dyn[w] = mask
+        if not m.small_components:
+            return dyn
+        alive = board | _cells
+        while touched:
+            low = touched & -touched
+            comp = m.component[low.bit_length() - 1]
+            touched &= ~comp
+            if not _matching(comp & alive & required, dyn, alive):
+                return None
+        return dyn
 
     def tops(self, state: State) -> tuple[int, int, int, int, int]:
         """Available slots: (tableau, reserve tops, waste tops, stock top, second cards of
@@ -444,6 +520,12 @@ class Generator:
         """``(move, next position)`` pairs, the forced one alone when there is one."""
         m = self.m
         board, lo, piles, cells, pno, flag = state
+        needs_now = m.needs
+        if self.burial:
+            limited = self.last_needs(state)
+            if limited is None:
+                return []
+            needs_now = limited
         unc, rtops, wtops, stop, under = self.tops(state)
         avail = unc | rtops | wtops | stop | cells
         alive = board | cells
@@ -552,7 +634,7 @@ class Generator:
                 if move[0] != PAIR or not early_ok(bits):
                     continue
                 a, b = move[1], move[2]
-                na, nb = m.needs[a] & alive, m.needs[b] & alive
+                na, nb = needs_now[a] & alive, needs_now[b] & alive
                 if (m.required >> a & 1 and na == 1 << b) or (m.required >> b & 1 and nb == 1 << a):
                     nxt = self._remove(state, bits, removed_flag)
                     return [] if nxt is None else [(move, nxt)]
