@@ -73,9 +73,11 @@ def classic_variants() -> list[RuleSet]:
 
 
 def all_rule_sets() -> list[RuleSet]:
-    """Every preset (one-deck games first, two-deck ones last), then the classic variants."""
-    presets = sorted(PRESETS.values(), key=lambda r: r.decks)  # stable: preset order kept
-    return [*presets, *classic_variants()]
+    """The one-deck presets, the classic variants, then the two-deck presets (the slowest to
+    solve, so a run with a time budget reaches them last)."""
+    one = [r for r in PRESETS.values() if r.decks == 1]
+    two = [r for r in PRESETS.values() if r.decks != 1]
+    return [*one, *classic_variants(), *two]
 
 
 def stated(rules: RuleSet) -> str:
@@ -142,9 +144,17 @@ def load(path: Path) -> dict[tuple[str, str], dict[int, dict[str, Any]]]:
 
 
 def append(path: Path, rows: Iterable[dict[str, Any]]) -> None:
-    """Append rows to the cache, flushed to disk."""
+    """Append rows to the cache, flushed to disk (after a line torn by a stopped run, a new
+    line is started first, so no row is glued to it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    torn = False
+    if path.exists() and path.stat().st_size:
+        with path.open("rb") as tail:
+            tail.seek(-1, os.SEEK_END)
+            torn = tail.read(1) != b"\n"
     with path.open("a", encoding="utf-8") as handle:
+        if torn:
+            handle.write("\n")
         for row in rows:
             handle.write(json.dumps(row) + "\n")
         handle.flush()

@@ -1,0 +1,73 @@
+"""The family benchmark (``benchmarks/bench_family.py``): its cache resumes where a run
+stopped, the table states each rule set and counts each cell's deals, and the eight classic
+variants are the rule sets the issue asks for."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from pyramid_widget.engine.rules import PRESETS, get_rules
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_family.py"
+
+
+def load_bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_family", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_family", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_second_run_plays_only_the_missing_deals(tmp_path: Path) -> None:
+    bench = load_bench()
+    cache = tmp_path / "rows.jsonl"
+    rules = get_rules("medium")
+    have = bench.run_cell(rules, "greedy", 5, cache, chunk=2, max_seconds=1.0, budget=None)
+    assert have == 5
+    with cache.open("a") as handle:
+        handle.write('{"rules": "medium", "strat')  # a run stopped in the middle of a line
+    have = bench.run_cell(rules, "greedy", 8, cache, chunk=2, max_seconds=1.0, budget=None)
+    assert have == 8
+    lines = cache.read_text().splitlines()
+    assert lines[5] == '{"rules": "medium", "strat'  # the torn line stays on its own
+    rows = [json.loads(line) for i, line in enumerate(lines) if i != 5]
+    assert sorted(row["deal"] for row in rows) == list(range(8))  # no deal played twice
+    assert len(bench.load(cache)[("medium", "greedy")]) == 8
+
+
+def test_the_table_counts_deals_and_names_the_short_cells(tmp_path: Path) -> None:
+    bench = load_bench()
+    cache = tmp_path / "rows.jsonl"
+    rows = [
+        {"rules": "hard", "strategy": "greedy", "deal": d, "result": r, "seconds": 0.0}
+        for d, r in enumerate(["won", "lost", "lost", "unknown"])
+    ]
+    bench.append(cache, rows)
+    text = bench.table([get_rules("hard")], cache, 4)
+    line = next(row for row in text.splitlines() if row.startswith("| `hard`"))
+    assert "draw 1 onto 1 waste; 1 pass; stock top not available; clear the pyramid" in line
+    assert "33.3% [" in line and "(n=3, 1 unknown)" in line and "not run" in line
+    assert "Cells short of 4 deals: hard / perfect: 0." in text
+
+
+def test_the_classic_variants_are_the_eight_rule_sets_asked_for() -> None:
+    bench = load_bench()
+    variants = bench.classic_variants()
+    medium = get_rules("medium")
+    combos = {(r.overlap_discards, r.passes, r.win) for r in variants}
+    assert combos == {
+        (o, p, w) for o in (False, True) for p in (1, None) for w in ("pyramid", "all")
+    }
+    for r in variants:
+        assert r.layout == medium.layout and r.draw_count == 1 and r.waste_piles == 1
+        assert not r.stock_top_available and r.stall_rule == (r.passes is None)
+    names = [r.name for r in bench.all_rule_sets()]
+    assert set(PRESETS) <= set(names) and len(names) == len(PRESETS) + 8
+    two = [n for n in names if n in PRESETS and PRESETS[n].decks == 2]
+    assert names[-len(two) :] == two  # two-deck games last
