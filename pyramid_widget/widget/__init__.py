@@ -44,7 +44,7 @@ from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.hints import hint as rule_of_thumb
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Status
-from pyramid_widget.engine.rules import PRESETS, RuleSet, get_rules
+from pyramid_widget.engine.rules import CLASSIC_PRESETS, FAMILY_PRESETS, PRESETS, RuleSet, get_rules
 from pyramid_widget.engine.svg import FACES
 from pyramid_widget.errors import (
     IllegalMoveError,
@@ -105,6 +105,21 @@ def _random_deal() -> int:
 
 def _moves_text(n: int) -> str:
     return f"{n} move" if n == 1 else f"{n} moves"
+
+
+#: The New-deal panel's groups of presets, in order: (group, title, preset names).
+PRESET_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("classic", "Classic", tuple(r.name for r in CLASSIC_PRESETS[:4])),
+    ("seeds", "Variants of the seeds", tuple(r.name for r in CLASSIC_PRESETS[4:])),
+    ("family", "The Pyramid family", tuple(r.name for r in FAMILY_PRESETS)),
+)
+
+
+def _preset_group(name: str) -> tuple[str, str]:
+    for key, title, names in PRESET_GROUPS:
+        if name in names:
+            return key, title
+    return "other", "Other"
 
 
 def _highlight(move: Move) -> list[str]:
@@ -276,8 +291,15 @@ class PyramidWidget(anywidget.AnyWidget):
         self._reported: BaseException | None = None
         self.generation = 0
         self.presets = list(PRESETS)
+        self._queue: list[str] = []
         self.rules_info = {
-            name: {"description": rule_set.description, "how": how_to_play(rule_set)}
+            name: {
+                "description": rule_set.description,
+                "how": how_to_play(rule_set),
+                "source": rule_set.source,
+                "group": _preset_group(name)[0],
+                "group_title": _preset_group(name)[1],
+            }
             for name, rule_set in PRESETS.items()
         }
         if controls is not None:
@@ -440,7 +462,7 @@ class PyramidWidget(anywidget.AnyWidget):
             if solving:
                 self.assisted = True
             else:
-                self.autoplay = []
+                self._set_autoplay([])
                 self._position_changes()
             self.highlight = []
             text, kind = self._result_text()
@@ -517,7 +539,7 @@ class PyramidWidget(anywidget.AnyWidget):
             self._fail(exc, kind)
             raise
         with self.hold_sync():
-            self.autoplay = []
+            self._set_autoplay([])
             self._position_changes()
             self.highlight = []
             verb = "Undid" if kind == "undo" else "Redid"
@@ -627,7 +649,7 @@ class PyramidWidget(anywidget.AnyWidget):
         self._away = False
         with self.hold_sync():
             self._cancel_jobs()
-            self.autoplay = []
+            self._set_autoplay([])
             self.assisted = False
             self.post_mortem_text = ""
             self.highlight = []
@@ -642,7 +664,7 @@ class PyramidWidget(anywidget.AnyWidget):
         self._away = False
         self._game.pause()
         with self.hold_sync():
-            self.autoplay = []
+            self._set_autoplay([])
             self._sync()
             self._event("pause", True, "Paused.")
 
@@ -682,9 +704,28 @@ class PyramidWidget(anywidget.AnyWidget):
             self.show_message("The solver proved that this position cannot be won.", "error")
             return
         with self.hold_sync():
-            self.autoplay = [str(m) for m in line]
+            self._set_autoplay([str(m) for m in line])
             self.highlight = _highlight(line[0]) if line else []
             self.show_message(f"Solving: {line.describe()}.", "hint")
+
+    def _set_autoplay(self, moves: list[str]) -> None:
+        """Queue the solver's ``moves``; the ``autoplay`` trait the page sees names no card
+        that is face down now (such a card is ``##``: the solver knows it, the player not)."""
+        self._queue = list(moves)
+        hidden = {card_str(self._game.pyramid[p] or 0) for p in self._game.hidden}
+        if not hidden:
+            self.autoplay = list(moves)
+            return
+        words = {"draw", "redeal", "next-round"}
+        public = []
+        for text in moves:
+            parts = text.split(" ", 1) if text.startswith("cell ") else ["", text]
+            if parts[1] in words:
+                public.append(text)
+                continue
+            names = ["##" if n in hidden else n for n in parts[1].split("+")]
+            public.append((parts[0] + " " if parts[0] else "") + "+".join(names))
+        self.autoplay = public
 
     def stop_solving(self) -> None:
         """Stop the solver's line (and any solve still thinking); the moves played stay."""
@@ -692,7 +733,7 @@ class PyramidWidget(anywidget.AnyWidget):
             was = bool(self.autoplay) or self.busy.get("kind") == "solve"
             if self.busy.get("kind") == "solve":
                 self._cancel_jobs()
-            self.autoplay = []
+            self._set_autoplay([])
             self.highlight = []
             if was:
                 self.show_message("Solve stopped.", "info")
@@ -700,16 +741,16 @@ class PyramidWidget(anywidget.AnyWidget):
 
     def _solve_step(self) -> None:
         """Play the next queued move of the solver's line (the page asks for each step)."""
-        queue = list(self.autoplay)
+        queue = list(self._queue)
         if not queue:
             return
         try:
             self._apply(Move.parse(queue[0]), solving=True)
         except ValueError:
-            self.autoplay = []
+            self._set_autoplay([])
             raise
         with self.hold_sync():
-            self.autoplay = queue[1:]
+            self._set_autoplay(queue[1:])
             if queue[1:]:
                 self.highlight = _highlight(Move.parse(queue[1]))
                 self.show_message(f"Solving: {_moves_text(len(queue) - 1)} to go.", "hint")
@@ -979,4 +1020,7 @@ class PyramidWidget(anywidget.AnyWidget):
         if why is not None:
             with self.hold_sync():
                 self.show_message(why, "error")
-                self._event("select", False, why, "", [name])
+                where = self._game.where(card)
+                down = where.zone.value == "pyramid" and where.index in self._game.hidden
+                shown = [] if down else [name]  # a face-down card is never named back
+                self._event("select", False, why, "", shown)

@@ -209,7 +209,8 @@ PYRAMID = ".pyr-card[data-zone='pyramid']"
 
 def harness_card(page: Any, card_id: str, view: int = 0) -> Any:
     """The card ``card_id`` (in any zone) in view ``view`` of the harness page."""
-    return page.locator(f".view[data-view='{view}'] .pyr-card[data-id='{card_id}'][data-zone]")
+    # double quotes: a second-deck card's id holds a quote mark ("AS'")
+    return page.locator(f'.view[data-view="{view}"] .pyr-card[data-id="{card_id}"][data-zone]')
 
 
 def show_in_harness(page: Any, server: StaticServer, widget: Any, **options: Any) -> Any:

@@ -29,22 +29,51 @@ def test_every_preset_renders_from_a_fixed_deal(
     page: Any, static_server: StaticServer, preset: str
 ) -> None:
     w = show_in_harness(page, static_server, PyramidWidget(preset, deal=7, records=False))
-    w.draw()
-    push(page, w)
-    expect(page.locator(PYRAMID)).to_have_count(28)
+    rules = w.game.rules
+    if rules.stock_size:
+        w.draw()
+        push(page, w)
+        expect(page.locator(".pyr-moves")).to_have_text("1")
+    # the tableau as the layout has it: every position drawn, face-down ones as backs
+    expect(page.locator(PYRAMID)).to_have_count(rules.layout.size)
+    expect(page.locator(".pyr-card.is-down")).to_have_count(len(w.game.hidden))
     want = sorted(c["id"] for c in w.board["cards"] if c["available"])
     got = page.eval_on_selector_all(".pyr-card.is-available", "ns => ns.map(n => n.dataset.id)")
-    assert sorted(got) == want
+    assert sorted(got) == want and want
     tops = [c["id"] for c in w.board["cards"] if c["zone"] == "waste" and c["depth"] == 0]
     for top in tops:
         expect(harness_card(page, top)).to_have_class(_has("is-available"))
-    expect(page.locator(".pyr-slot[data-zone='waste']")).to_have_count(len(w.game.wastes))
+    # piles: reserves fanned with only the top available; no stock, no waste, no Draw without one
+    expect(page.locator(".pyr-slot[data-zone='reserve']")).to_have_count(rules.reserve_piles)
+    reserve = page.locator(".pyr-card[data-zone='reserve']")
+    expect(reserve).to_have_count(rules.reserve_piles * rules.reserve_depth)
+    expect(page.locator(".pyr-card[data-zone='reserve'].is-available")).to_have_count(
+        rules.reserve_piles
+    )
+    has_stock = rules.stock_size > 0
+    expect(page.locator(".pyr-slot[data-zone='stock']")).to_have_count(int(has_stock))
+    expect(page.locator(".pyr-slot[data-zone='waste']")).to_have_count(
+        len(w.game.wastes) if has_stock else 0
+    )
+    expect(page.locator(".pyr-draw")).to_have_count(int(has_stock))
     expect(page.locator(".pyr-slot[data-zone='cell']")).to_have_count(w.game.rules.cells)
-    expect(page.locator(".pyr-stock-count")).to_have_text(str(len(w.game.stock)))
-    expect(page.locator(".pyr-moves")).to_have_text("1")
+    if has_stock:
+        expect(page.locator(".pyr-stock-count")).to_have_text(str(len(w.game.stock)))
+    else:
+        expect(page.locator(".pyr-passes-left")).to_have_count(0)
     expect(page.locator(".pyr-rules")).to_have_text(preset)
+    # every card's place comes from the layout: the page's left edges keep the layout's order
+    boxes = page.eval_on_selector_all(
+        PYRAMID, "ns => ns.map(n => [Number(n.dataset.pos), n.getBoundingClientRect().x])"
+    )
+    places = rules.layout.places
+    for (p, x), (q, y) in zip(sorted(boxes), sorted(boxes)[1:], strict=False):
+        if places[p][1] == places[q][1]:
+            assert (x < y) == (places[p][0] < places[q][0]), (p, q)
+    first = next(c for c in w.board["cards"] if c["zone"] == "pyramid")
     label = page.locator(PYRAMID).first.get_attribute("aria-label")
-    assert label == w.board["cards"][0]["label"] and "covered by" in label
+    assert label == first["label"]
+    assert "covered by" in label or label == "face-down card"
 
 
 def _has(cls: str) -> Any:

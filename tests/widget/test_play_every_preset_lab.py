@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from pyramid_widget import PRESETS, Game
+from pyramid_widget import Game
 from pyramid_widget.engine.hints import hint
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.lines import checked_solve
@@ -85,7 +85,7 @@ def games(every_way: bool) -> list[tuple[str, str, str]]:
     """
     other = {"mouse": "keys", "keys": "mouse"}
     chosen = []
-    for preset in PRESETS:
+    for preset in HANDS:  # the seven classic presets (the family: test_play_family_lab)
         hand = HANDS[preset]
         chosen += [(preset, "win", hand), (preset, "loss", other[hand])]
         if every_way:
@@ -122,7 +122,7 @@ def losing(preset: str) -> tuple[int, list[Move]]:
 
 
 def card_sel(card_id: str) -> str:
-    return f".pyr-root .pyr-card[data-id='{card_id}'][data-zone]:not([data-zone='discard'])"
+    return f'.pyr-root .pyr-card[data-id="{card_id}"][data-zone]:not([data-zone="discard"])'
 
 
 def by_mouse(page: Any, move: Move) -> None:

@@ -66,16 +66,16 @@ function useFaces(data) {
 // Keyboard help: [keys, what they do, the toolbar control they need (hidden control: no row)].
 const KEYS_HELP = [
   ["Tab", "into the board (one stop) and out again"],
-  ["Left, Right", "the next card you can play, row by row (the piles last)"],
+  ["Left, Right", "the next card you can play, row by row of the layout (the piles last)"],
   ["Up, Down", "the nearest card you can play above or below"],
   ["Enter or Space", "select a card, then its partner; a King goes at once where Kings go alone"],
   ["Second card", "if it does not pair, it becomes the selection (a covered card clears it)"],
   ["Escape", "cancel the selection (or click the empty felt), close a panel"],
-  ["D", "draw (or redeal when the stock is empty, or deal the next round)"],
+  ["D", "draw (or redeal when the stock is empty, or deal the next round)", "", "stock"],
   ["U or Ctrl+Z", "undo", "undo"],
   ["R or Ctrl+Y", "redo", "redo"],
   ["H", "hint (press again for the solver's winning move, when available)", "hint"],
-  ["C", "move the selected card to the cell (egypt)"],
+  ["C", "move the selected card to the cell (egypt)", "", "cell"],
   ["P", "pause or resume", "pause"],
   ["N", "new deal", "new"],
   ["?", "this help", "help"],
@@ -375,22 +375,47 @@ class PyramidView {
     const rules = b.rules || {};
     const wastes = rules.waste_piles || 1;
     const cells = rules.cells || 0;
-    const slots = [["stock", 0]];
-    // A face-up stock top (relaxed, cheops, apophis) lies in its own place beside the deck:
-    // a click on the deck always draws, the card itself is selected or dragged.
-    if (rules.stock_face_up || rules.stock_top_available) slots.push(["stocktop", 0]);
-    for (let i = 0; i < wastes; i++) slots.push(["waste", i]);
+    const slots = [];
+    // Reserve piles (giza, pyramid_dozen) first, fanned, only their tops play.
+    (b.reserve_counts || []).forEach((_, i) => slots.push(["reserve", i]));
+    // No stock in the game (giza, pyramid_dozen, pharaohs): no deck, no waste, no Draw.
+    if (rules.has_stock !== false) {
+      slots.push(["stock", 0]);
+      // A face-up stock top (relaxed, cheops, apophis) lies in its own place beside the deck:
+      // a click on the deck always draws, the card itself is selected or dragged.
+      if (rules.stock_face_up || rules.stock_top_available) slots.push(["stocktop", 0]);
+      for (let i = 0; i < wastes; i++) slots.push(["waste", i]);
+    }
     for (let i = 0; i < cells; i++) slots.push(["cell", i]);
     if (!this.compact) slots.push(["discard", 0]);
     this.slotIndex = {};
     slots.forEach(([zone, i], n) => { this.slotIndex[`${zone}${i}`] = n; });
     this.boardEl.style.setProperty("--nslots", String(slots.length));
+    this.fitLayout(slots.length);
     const key = slots.map((s) => s.join("")).join(",");
     if (this.slotsKey !== key) {
       this.slotsKey = key;
       this.slotsEl.replaceChildren(...slots.map(([zone, i], n) => this.makeSlot(zone, i, n)));
     }
     for (const slot of this.slotsEl.children) this.updateSlot(slot, b);
+  }
+
+  /** Size the board for the layout (data, not a fixed shape): the tableau's width in card
+   * widths or the row of piles, whichever is wider, sets the card size (--fit); its rows set
+   * the height; the deepest fan of a pile sets the room below. */
+  fitLayout(nslots) {
+    const lay = this.board.layout || {};
+    const width = Number(lay.width) || 14, height = Number(lay.height) || 7;
+    const cols = ((width - 2) / 2) * 1.1 + 1;
+    const piles = nslots * 1.1 - 0.1;
+    const fit = Math.max(cols, piles) + 0.3;
+    const deepest = Math.max(0, ...(this.board.reserve_counts || []).map((n) => Math.min(n, 6)));
+    const st = this.root.style;
+    st.setProperty("--fit", fit.toFixed(3));
+    st.setProperty("--xmid", String((width - 2) / 2));
+    st.setProperty("--rows", String(height));
+    st.setProperty("--maxfan", String(Math.max(2, deepest - 1)));
+    this.root.dataset.wide = String(fit > 9);
   }
 
   makeSlot(zone, i, n) {
@@ -432,6 +457,10 @@ class PyramidView {
       // No greyed "Redeal" when the rules allow none: the button goes, the caption says so.
       draw.hidden = draw.disabled && n === 0;
       draw.title = `${draw.textContent} (D)`;
+    } else if (zone === "reserve") {
+      count = (b.reserve_counts || [])[i] || 0;
+      face.setAttribute("aria-hidden", "true");
+      caption.textContent = `Reserve ${i + 1}`;
     } else if (zone === "stocktop") {
       face.setAttribute("aria-hidden", "true");
       caption.textContent = "Top card";
@@ -461,19 +490,36 @@ class PyramidView {
     const seen = new Set();
     const hi = new Set(this.model.get("highlight") || []);
     const shown = {};
-    for (const c of cards) if (c.zone === "waste") shown[c.index] = Math.max(shown[c.index] || 0, c.depth + 1);
+    for (const c of cards) if (c.zone === "waste" || c.zone === "reserve") {
+      const k = `${c.zone}${c.index}`;
+      shown[k] = Math.max(shown[k] || 0, c.depth + 1);
+    }
+    const before = this.posIds || new Map();
+    this.posIds = new Map();
     for (const c of cards) {
       seen.add(c.id);
+      if (c.zone === "pyramid") this.posIds.set(c.pos, c.id);
       let node = this.cardEls.get(c.id);
       if (!node || node.classList.contains("is-leaving")) {
-        if (node) node.remove();
-        node = this.makeCard(c);
+        // A tableau card turning over (uncovered, or covered again by an undo): the same
+        // element shows its other side, with a short flip.
+        const old = c.zone === "pyramid" ? this.cardEls.get(before.get(c.pos)) : null;
+        if (old && old !== node && !old.classList.contains("is-leaving") && old.dataset.zone === "pyramid" && !seen.has(old.dataset.id)) {
+          if (node) node.remove();
+          this.cardEls.delete(old.dataset.id);
+          this.turnCard(old, c);
+          node = old;
+        } else {
+          if (node) node.remove();
+          node = this.makeCard(c);
+          this.boardEl.append(node);
+        }
         this.cardEls.set(c.id, node);
-        this.boardEl.append(node);
       }
       this.placeCard(node, c, shown);
       node.classList.toggle("is-available", !!c.available);
-      node.classList.toggle("is-covered", !c.available);
+      node.classList.toggle("is-playable", !!(c.available || c.playable));
+      node.classList.toggle("is-covered", !c.available && !c.face_down);
       node.classList.toggle("is-selected", this.selected === c.id);
       node.classList.toggle("is-hint", hi.has(c.id));
       node.setAttribute("aria-label", c.label || c.name);
@@ -497,9 +543,30 @@ class PyramidView {
 
   makeCard(c) {
     const node = h("div.pyr-card", { role: "button", tabindex: "-1", "data-id": c.id });
-    node.classList.add(FACES && FACES.red.has(c.suit) ? "is-red" : "is-black");
-    node.innerHTML = faceSVG(c.rank, c.suit); // fixed markup only (see faceSVG)
+    this.paintCard(node, c);
     return node;
+  }
+
+  /** Draw a card's side: a face from the checked faces, or a back (a face-down card's entry
+   * carries no rank, suit or name: nothing of its face reaches the page). */
+  paintCard(node, c) {
+    const down = !!c.face_down;
+    node.classList.toggle("is-down", down);
+    node.classList.toggle("is-red", !down && !!FACES && FACES.red.has(c.suit));
+    node.classList.toggle("is-black", !down && !(FACES && FACES.red.has(c.suit)));
+    // Two decks: the second deck's copy carries a small mark (its name says "second deck").
+    node.classList.toggle("is-deck2", !down && c.deck === 2);
+    if (down) node.replaceChildren();
+    else node.innerHTML = faceSVG(c.rank, c.suit); // fixed markup only (see faceSVG)
+  }
+
+  turnCard(node, c) {
+    node.dataset.id = c.id;
+    this.paintCard(node, c);
+    node.classList.remove("is-flipping");
+    void node.offsetWidth;
+    node.classList.add("is-flipping");
+    this.later(() => node.classList.remove("is-flipping"), 320);
   }
 
   placeCard(node, c, shown) {
@@ -507,15 +574,20 @@ class PyramidView {
     node.dataset.index = String(c.index);
     const s = node.style;
     if (c.zone === "pyramid") {
+      // The layout's place: x in half card widths, y in rows (any shape: rule-set data).
+      node.dataset.pos = String(c.pos);
+      s.setProperty("--x", String(c.x));
+      s.setProperty("--y", String(c.y));
       s.setProperty("--r", String(c.row));
       s.setProperty("--c", String(c.col));
-      s.zIndex = String(10 + c.row);
+      s.zIndex = String(10 + Math.round(c.y * 2));
       return;
     }
     const place = c.zone === "stock" ? "stocktop0" : `${c.zone}${c.zone === "discard" ? 0 : c.index}`;
     const slot = this.slotIndex[place] ?? this.slotIndex.stock0 ?? 0;
     s.setProperty("--slot", String(slot));
-    const fan = c.zone === "waste" ? (shown[c.index] || 1) - 1 - c.depth : 0;
+    const fanned = c.zone === "waste" || c.zone === "reserve";
+    const fan = fanned ? (shown[`${c.zone}${c.index}`] || 1) - 1 - c.depth : 0;
     s.setProperty("--fan", String(fan));
     s.zIndex = String(40 + fan);
   }
@@ -539,7 +611,8 @@ class PyramidView {
       ...(full ? [stat("Time", "pyr-time", "")] : []),
       stat("Moves", "pyr-moves", this.model.get("moves") ?? 0),
       ...(full ? [stat("Score", "pyr-score", this.model.get("score") ?? 0)] : []),
-      ...(full || limited ? [stat("Redeals left", "pyr-passes-left", limited ? b.passes_left : "∞")] : []));
+      ...((full || limited) && (b.rules || {}).has_stock !== false ? [stat("Redeals left", "pyr-passes-left", limited ? b.passes_left : "∞")] : []),
+      ...(b.face_down_count ? [stat("Face down", "pyr-face-down", b.face_down_count)] : []));
     const truth = this.model.get("truth") || {};
     if (truth.on) {
       const words = { winnable: "Winnable", unwinnable: "Not winnable", thinking: "Thinking…", unknown: "Can't tell" };
@@ -595,7 +668,7 @@ class PyramidView {
     if (ev.ok !== false) return;
     // A refused pair: the second card touched becomes the selection (when it is available).
     if (ev.kind === "pair" && this.pairTry && ev.seq === this.pairTry.seq) {
-      const second = (this.board.cards || []).find((c) => c.id === this.pairTry.second && c.available);
+      const second = (this.board.cards || []).find((c) => c.id === this.pairTry.second && (c.available || c.playable));
       this.pairTry = null;
       if (second) this.select(second.id);
     }
@@ -796,14 +869,18 @@ class PyramidView {
   }
 
   helpPanel() {
-    const rows = KEYS_HELP.filter(([, , c]) => !c || this.controls.includes(c))
-      .map(([k, v]) => h("tr", {}, h("th", { text: k }), h("td", { text: v })));
     const rules = this.board.rules || {};
+    const has = { stock: rules.has_stock !== false, cell: (rules.cells || 0) > 0 };
+    const rows = KEYS_HELP.filter(([, , c, needs]) => (!c || this.controls.includes(c)) && (!needs || has[needs]))
+      .map(([k, v]) => h("tr", {}, h("th", { text: k }), h("td", { text: v })));
     // What pairs and how to win: from the rule set's data (Python's how_to_play), not fixed text.
     const kings = rules.kings_alone ? " A King goes with one click." : "";
+    const draw = has.stock ? ` Click the deck to draw${rules.stock_top_available ? "; the face-up top card beside it is played like any card" : ""}.` : "";
+    const source = rules.source ? h("p.pyr-source", { text: `Rules: ${rules.source}.` }) : null;
     return h("div.pyr-help", { "aria-label": "Keyboard help" },
       h("p.pyr-how", { text: String(rules.how || "") }),
-      h("p", { text: `Click a card, then its partner, or drag one onto the other.${kings} Click the deck to draw${rules.stock_top_available ? "; the face-up top card beside it is played like any card" : ""}.` }),
+      h("p", { text: `Click a card, then its partner, or drag one onto the other.${kings}${draw}` }),
+      source,
       h("table", {}, h("tbody", {}, ...rows)));
   }
 
@@ -811,13 +888,26 @@ class PyramidView {
     const presets = this.model.get("presets") || ["easy", "medium", "hard"];
     const current = (this.board.rules && this.board.rules.name) || "medium";
     const info = this.model.get("rules_info") || {};
+    // The presets in their groups (classic, variants of the seeds, the family), in order.
+    const groups = [];
+    for (const p of presets) {
+      const d = info[p] || {};
+      const title = String(d.group_title || "Other");
+      let g = groups.find((x) => x.title === title);
+      if (!g) groups.push((g = { title, key: String(d.group || "other"), names: [] }));
+      g.names.push(p);
+    }
+    const option = (p) => h("option", { value: p, selected: p === current }, p);
     const select = h("select.pyr-rules-select", { "aria-label": "Rule set" },
-      ...presets.map((p) => h("option", { value: p, selected: p === current }, p)));
-    // Each rule set's description where it is chosen (text from Python, as text).
+      ...(groups.length > 1
+        ? groups.map((g) => h("optgroup", { label: g.title, "data-group": /^[a-z]+$/.test(g.key) ? g.key : "other" }, ...g.names.map(option)))
+        : presets.map(option)));
+    // Each rule set's description and source where it is chosen (text from Python, as text).
     const desc = h("p.pyr-rules-desc", { "aria-live": "polite" });
     const describe = () => {
       const d = info[select.value] || {};
-      desc.textContent = [d.description, d.how].filter(Boolean).join(" ");
+      desc.replaceChildren(...[d.description, d.how].filter(Boolean).map((t) => `${t} `),
+        ...(d.source ? [h("span.pyr-rules-source", { text: `Source: ${d.source}.` })] : []));
     };
     select.addEventListener("change", describe);
     describe();
@@ -900,6 +990,7 @@ class PyramidView {
   drawOrRedeal() {
     this.select(null);
     const b = this.board;
+    if ((b.rules || {}).has_stock === false && !b.can_next_round) { this.note("This game has no stock."); return; }
     const kind = b.can_next_round ? "next-round" : (b.stock_count || 0) > 0 || !b.can_redeal ? "draw" : "redeal";
     this.send({ kind });
   }
@@ -928,7 +1019,8 @@ class PyramidView {
     const card = (this.board.cards || []).find((c) => c.id === id);
     if (!card) return;
     this.clearStale();
-    if (!card.available) { this.select(null); this.send({ kind: "select", card: id }); return; }
+    if (card.face_down) { this.select(null); this.note("That card is face down: it turns over once nothing covers it."); return; }
+    if (!card.available && !card.playable) { this.select(null); this.send({ kind: "select", card: id }); return; }
     const rules = this.board.rules || {};
     if (card.rank === 13 && rules.kings_alone) { this.select(null); this.send({ kind: "king", card: id }); return; }
     if (this.selected === null) { this.select(id); return; }
@@ -960,7 +1052,7 @@ class PyramidView {
     const dx = e.clientX - p.x, dy = e.clientY - p.y;
     if (!p.drag && Math.hypot(dx, dy) < 6) return;
     if (!p.drag) {
-      if (!p.node.classList.contains("is-available")) return;
+      if (!p.node.classList.contains("is-playable")) return;
       p.drag = true;
       p.node.classList.add("is-dragging");
     }
@@ -987,7 +1079,7 @@ class PyramidView {
     this.endPress();
     if (!p) return;
     if (!p.drag) {
-      const playable = p.node.classList.contains("is-available");
+      const playable = p.node.classList.contains("is-playable");
       this.tap(p.id);
       if (playable && p.node.isConnected) { this.current = p.id; p.node.focus({ preventScroll: true }); }
       return;
@@ -1096,7 +1188,7 @@ class PyramidView {
   // (available cards, the deck, the cells); covered, buried and discarded cards are never
   // focused, so no focus style lifts a card above the cards that cover it.
   navigables() {
-    return [...this.boardEl.querySelectorAll('.pyr-card.is-available:not(.is-leaving), .pyr-slot[data-zone="stock"] .pyr-slot-face, .pyr-slot[data-zone="cell"] .pyr-slot-face')];
+    return [...this.boardEl.querySelectorAll('.pyr-card.is-playable:not(.is-leaving), .pyr-slot[data-zone="stock"] .pyr-slot-face, .pyr-slot[data-zone="cell"] .pyr-slot-face')];
   }
 
   /** The key that names a navigable node across renders: a card id, or "stock" / "cell0". */
@@ -1140,15 +1232,17 @@ class PyramidView {
     if (best) { this.current = this.keyOf(best); this.updateRoving(); best.focus({ preventScroll: true }); }
   }
 
-  /** Where a card or pile sits in board units (card widths), from its row/column or slot: the
-   * layout itself, not the screen, so a card still sliding into place is found all the same. */
+  /** Where a card or pile sits in board units (card widths), from its place in the layout
+   * (x in half card widths, y in rows) or its slot: the layout's geometry, not the screen,
+   * so a card still sliding into place is found all the same. */
   spot(node) {
     const holder = node.classList.contains("pyr-slot-face") ? node.parentElement : node;
     const st = holder.style;
     const num = (name) => Number(st.getPropertyValue(name)) || 0;
-    if (holder.dataset.zone === "pyramid") return [(num("--c") - num("--r") / 2) * 1.1, num("--r") * 0.7];
+    const root = (name, dflt) => Number(this.root.style.getPropertyValue(name)) || dflt;
+    if (holder.dataset.zone === "pyramid") return [((num("--x") - root("--xmid", 6)) / 2) * 1.1, num("--y") * 0.7];
     const n = Number(this.boardEl.style.getPropertyValue("--nslots")) || 1;
-    return [(num("--slot") - (n - 1) / 2) * 1.1, 5.92 + num("--fan") * 0.18];
+    return [(num("--slot") - (n - 1) / 2) * 1.1, (root("--rows", 7) - 1) * 0.7 + 1.72 + num("--fan") * 0.18];
   }
 
   /** Move focus to the nearest card or pile in the arrow's direction. */
@@ -1160,7 +1254,7 @@ class PyramidView {
     if (dx) {
       // Left/right walk the playable cards in reading order (a row left to right, then the
       // next row, the piles last, round again): every card is reached with one key.
-      const band = (n) => (n.dataset.zone === "pyramid" ? Number(n.style.getPropertyValue("--r")) : 99);
+      const band = (n) => (n.dataset.zone === "pyramid" ? Number(n.style.getPropertyValue("--y")) : 99);
       const order = all.map((n) => [band(n), this.spot(n)[0], n]).sort((p, q) => p[0] - q[0] || p[1] - q[1]).map((t) => t[2]);
       const next = order[(order.indexOf(from) + dx + order.length) % order.length];
       if (next && next !== from) { this.current = this.keyOf(next); this.updateRoving(); next.focus({ preventScroll: false }); }
