@@ -56,7 +56,6 @@ from pyramid_widget.lab.fastplay import (
     DRAW,
     PLAYING,
     RANK,
-    RANK_OF,
     REDEAL,
     WON,
     FamilyGame,
@@ -98,10 +97,10 @@ class Outcome:
 
 def greedy_key(view: FastGame, move: FastMove) -> tuple[int, ...]:
     """The greedy preference for ``move`` in ``view`` (bigger is better): the engine's
-    :func:`~pyramid_widget.engine.hints.preference`, read from the fast game's bits (on a
-    family layout, the same rule over the layout's covering map: :func:`family_preference`)."""
+    :func:`~pyramid_widget.engine.hints.preference`, read from the fast game's bits (over
+    the rule set's layout on the family path)."""
     if isinstance(view, FamilyGame):
-        return family_preference(view, move)
+        return preference(move, view.pos_of, view.mask, view.rules.layout)
     return preference(move, view.pos_of, view.mask)
 
 
@@ -110,49 +109,12 @@ def greedy_pick(view: FastGame, moves: Sequence[FastMove]) -> FastMove:
     :func:`~pyramid_widget.engine.hints.choose` (best preference, then first in sorted
     order), the same move the widget's hint gives."""
     if isinstance(view, FamilyGame):
-        best: FastMove | None = None
-        best_key: tuple[int, ...] = ()
-        for move in moves:
-            key = family_preference(view, move)
-            if best is None or key > best_key or (key == best_key and move < best):
-                best, best_key = move, key
+        best = choose(moves, view.pos_of, view.mask, view.rules.layout)
     else:
         best = choose(moves, view.pos_of, view.mask)
     if best is None:
         raise StrategyError("greedy was asked to choose among no moves")
     return best
-
-
-def family_uncovers(view: FamilyGame, positions: Sequence[int]) -> int:
-    """:func:`~pyramid_widget.engine.hints.uncovers` over ``view``'s layout: how many tableau
-    cards become available when the cards at ``positions`` leave."""
-    after = view.mask
-    for p in positions:
-        after &= ~(1 << p)
-    covers, covered = view._covers, view._covered_mask
-    count = 0
-    for p in positions:
-        for q in covers[p]:
-            if after >> q & 1 and not after & covered[q]:
-                count += 1
-    return count
-
-
-def family_preference(view: FamilyGame, move: FastMove) -> tuple[int, ...]:
-    """:func:`~pyramid_widget.engine.hints.preference` for any layout and either deck: a
-    King is any card of rank 13, and "uncovers" reads the layout's covering map. On the
-    classic pyramid with one deck it gives exactly what ``preference`` gives."""
-    kind, cards = move
-    pos_of = view.pos_of
-    if kind == "pair" or kind == "king":
-        positions = [pos_of[c] for c in cards if pos_of[c] >= 0]
-        king = int(any(RANK_OF[c] == 13 for c in cards))
-        return (3, king, len(positions), family_uncovers(view, positions))
-    if kind == "cell":
-        p = pos_of[cards[0]]
-        gain = family_uncovers(view, (p,)) if p >= 0 else 0
-        return (2 if gain else 0, gain)
-    return (1, 1) if kind == "draw" else (1, 0)
 
 
 def _plain_view(game: Game) -> tuple[FastGame, list[FastMove]]:
