@@ -10,6 +10,12 @@ pass on the player has seen every stock card, in the order the redeal brings the
 information state, the Gymnasium observation) also gives each stock card's depth; the plain
 view (``remember=False``: OpenSpiel's observation) never does.
 
+Under ``dark_pyramid`` and ``thirteen`` rows 1-6 of the pyramid are dealt face down. A
+face-down position then shows as a back (``##`` in the text, its ``face down p`` flag in the
+tensor) and never its card: the cards the player has not seen (face down, and on the first
+pass the stock) carry the one feature ``unseen``, so which of them is where is not in the
+observation. Rule sets without face-down cards have the same tensor as ever.
+
 The tensor holds, for each card 0..51 (``card = (rank - 1) * 4 + suit``), the features
 :attr:`Layout.card_features` names, then the :attr:`Layout.global_features`:
 
