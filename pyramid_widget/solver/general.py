@@ -53,7 +53,9 @@ PAIR, LONE, DRAW, REDEAL, CELL = range(5)
 """Kinds of compact moves ``(kind, slot_a, slot_b)``."""
 
 Step = tuple[int, int, int]
-Successors = list[tuple[Step, State]]
+Successors = list[tuple[Step, State, int]]
+"""``(move, next position, cards removed)``: the dead-end tests of a removal are left to the
+search, which runs them only on a position it has not seen (:meth:`Generator.dead`)."""
 
 T, R, D, C = range(4)
 """Slot classes: tableau, reserve, deck (stock and waste), cell-only card."""
@@ -119,6 +121,9 @@ class GeneralModel:
         self.draw_n = rules.draw_count
         self.passes = rules.passes
         self.stall = rules.stall_rule
+        self.stall_armed = rules.stall_rule and rules.passes is None and not rules.cells
+        """The stall rule as a root-pass condition only (rule ``g-stall-root``): ``flag`` is
+        then 1 while the pass the search started in has removed nothing."""
         self.cells_n = rules.cells
         self.stock_top = rules.stock_top_available
         self.overlap = rules.overlap_discards
@@ -169,6 +174,8 @@ class GeneralModel:
         lo = _normalise(board, deck_lo + len(waste), deck_hi)
         pno = pos.pass_number if rules.passes is not None else 0
         flag = int(pos.pass_removed) if rules.stall_rule else 0
+        if rules.stall_rule and rules.passes is None and not rules.cells:
+            flag = 1 - flag
         return cls(rules, cards, n, piles, deck_lo, deck_hi, (board, lo, wastes, cells, pno, flag))
 
     def slot_class(self, s: int) -> int:
@@ -418,7 +425,7 @@ class Generator:
         rules = model.rules
         # early removals are safe for deck cards only when they change no later draw
         self.deck_early_ok = model.draw_n == 1 and model.piles_n == 1
-        self.force = not model.stall
+        self.force = not model.stall or model.stall_armed
         self.pyramid_win = rules.win == "pyramid"
         self.burial = model.passes is not None and not model.cells_n and bool(model.required)
 
@@ -533,7 +540,7 @@ class Generator:
         zmasks = (unc, rtops, wtops, stop, cells)
         partners = m.partners
         zok = m.zok
-        removed_flag = 1 if m.stall else 0
+        removed_flag = 1 if m.stall and not m.stall_armed else 0
 
         def zone(bit: int) -> int:
             if bit & unc:
@@ -569,7 +576,7 @@ class Generator:
                 if not early_ok(low):
                     continue
                 nxt = self._remove(state, low, removed_flag)
-                return [] if nxt is None else [((LONE, s, -1), nxt)]
+                return [] if self.dead(nxt, low) else [((LONE, s, -1), nxt, 0)]
         top_zone_allow = []
         for zi in range(5):
             allow = 0
@@ -637,39 +644,48 @@ class Generator:
                 na, nb = needs_now[a] & alive, needs_now[b] & alive
                 if (m.required >> a & 1 and na == 1 << b) or (m.required >> b & 1 and nb == 1 << a):
                     nxt = self._remove(state, bits, removed_flag)
-                    return [] if nxt is None else [(move, nxt)]
+                    return [] if self.dead(nxt, bits) else [(move, nxt, 0)]
         stock = board >> lo << lo
-        if m.stall and not stock and not flag and not legal:
+        if m.stall and not stock and flag == m.stall_armed and not legal:
             return []
-        out: list[tuple[int, Step, State]] = []
-        for order, move, bits in moves:
-            nxt = self._remove(state, bits, removed_flag)
-            if nxt is not None:
-                out.append((order, move, nxt))
+        out: list[tuple[int, Step, State, int]] = [
+            (order, move, self._remove(state, bits, removed_flag), bits)
+            for order, move, bits in moves
+        ]
         if m.cells_n and cells.bit_count() < m.cells_n:
             for low_slot in _bits(unc | wtops):
                 low = 1 << low_slot
                 npiles = tuple(p & ~low for p in piles) if m.piles_n > 1 else piles
                 out.append(
-                    (3, (CELL, low_slot, -1), (board & ~low, lo, npiles, cells | low, pno, flag))
+                    (3, (CELL, low_slot, -1), (board & ~low, lo, npiles, cells | low, pno, flag), 0)
                 )
         if stock:
-            out.append((2, (DRAW, -1, -1), self._draw(state)))
+            out.append((2, (DRAW, -1, -1), self._draw(state), 0))
         elif (m.passes is None or pno < m.passes) and board & m.deck_all:
             npiles = (0,) * m.piles_n if m.piles_n > 1 else 0
             nlo = _normalise(board, m.deck_lo, m.deck_hi)
             npno = pno + 1 if m.passes is not None else 0
-            out.append((2, (REDEAL, -1, -1), (board, nlo, npiles, cells, npno, 0)))
+            out.append((2, (REDEAL, -1, -1), (board, nlo, npiles, cells, npno, 0), 0))
         out.sort(key=lambda item: item[0])
-        return [(move, nxt) for _, move, nxt in out]
+        return [(move, nxt, bits) for _, move, nxt, bits in out]
 
-    def _remove(self, state: State, bits: int, flag: int) -> State | None:
-        """The position after removing ``bits``, or ``None`` when it is a dead end (rules
-        ``g-reach``, ``g-hall``)."""
+    def _remove(self, state: State, bits: int, flag: int) -> State:
+        """The position after removing ``bits``."""
         m = self.m
         board, lo, piles, cells, pno, _ = state
         nboard, ncells = board & ~bits, cells & ~bits
-        alive = nboard | ncells
+        if bits >> lo & 1:
+            lo = _normalise(nboard, lo, m.deck_hi)
+        if m.piles_n > 1 and bits & m.deck_all:
+            piles = tuple(p & ~bits for p in piles)
+        return (nboard, lo, piles, ncells, pno, flag)
+
+    def dead(self, state: State, bits: int) -> bool:
+        """Whether removing ``bits`` (giving ``state``) left a card that must go with no
+        partner it could meet, or broke Hall's condition in the component of the cards
+        removed (rules ``g-reach``, ``g-hall``)."""
+        m = self.m
+        alive = state[0] | state[3]
         check = 0
         for s in _bits(bits):
             check |= m.affects[s]
@@ -677,16 +693,11 @@ class Generator:
         needs = m.needs
         for s in _bits(check):
             if not needs[s] & alive:
-                return None
+                return True
         if m.small_components:
             comp = m.component[(bits & -bits).bit_length() - 1]
-            if not _matching(comp & alive & m.required, needs, alive):
-                return None
-        if bits >> lo & 1:
-            lo = _normalise(nboard, lo, m.deck_hi)
-        if m.piles_n > 1 and bits & m.deck_all:
-            piles = tuple(p & ~bits for p in piles)
-        return (nboard, lo, piles, ncells, pno, flag)
+            return not _matching(comp & alive & m.required, needs, alive)
+        return False
 
     def _draw(self, state: State) -> State:
         """The position after one draw."""
@@ -727,7 +738,7 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
         budget.out = True
         return Result(None, [], 0)
     gen = Generator(model)
-    expand, is_win = gen.expand, model.is_win
+    expand, is_win, dead = gen.expand, model.is_win, gen.dead
     best: dict[object, int] = {}
     board, lo, piles, cells, pno, flag = root
     best[(board, lo, piles, cells, flag)] = pno
@@ -743,13 +754,15 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
                 if path:
                     path.pop()
                 continue
-            move, nxt = frame.pop()
+            move, nxt, bits = frame.pop()
             board, lo, piles, cells, pno, flag = nxt
             key = (board, lo, piles, cells, flag)
             old = best.get(key)
             if old is not None and old <= pno:
                 continue
             best[key] = pno
+            if bits and dead(nxt, bits):
+                continue
             if nodes >= limit:
                 raise OutOfBudget
             nodes += 1
@@ -803,9 +816,11 @@ def fewest(model: GeneralModel, budget: Budget, ceiling: int) -> Result:
             nodes += 1
             if not nodes % CHECK_EVERY:
                 budget.check_time()
-            for move, nxt in gen.expand(state):
+            for move, nxt, bits in gen.expand(state):
                 ng = g + 1
                 if ng >= cost.get(nxt, ng + 1):
+                    continue
+                if bits and gen.dead(nxt, bits):
                     continue
                 nf = ng + lower_bound(model, nxt)
                 if nf > ceiling:

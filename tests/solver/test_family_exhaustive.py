@@ -43,6 +43,12 @@ CUSTOM = {
     ),
     "pyramid-reserve": get_rules("giza").replace(name="pyramid-reserve", win="pyramid"),
     "two-deck-piles": get_rules("anubis").replace(name="two-deck-piles", passes=1),
+    "overlap-stall-passes": get_rules("tuts_tomb").replace(
+        name="overlap-stall-passes", passes=2, draw_count=1
+    ),
+    "overlap-stall-draw-one": get_rules("tuts_tomb").replace(
+        name="overlap-stall-draw-one", draw_count=1
+    ),
 }
 RULES = {**{name: PRESETS[name] for name in NEW}, **CUSTOM}
 

@@ -215,7 +215,7 @@ def _less(left: tuple[int, ...], r: int) -> tuple[int, ...]:
     return tuple(fewer)
 
 
-def _ranks_pair(pairing: str, a: int, b: int) -> bool:
+def _ranks_pair(pairing: object, a: int, b: int) -> bool:
     """Whether two (different) cards of ranks ``a`` and ``b`` pair."""
     if not a:
         return False
