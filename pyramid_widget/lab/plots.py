@@ -139,11 +139,12 @@ def plot_cards_left(
     ax: Axes | None = None,
 ) -> Figure:
     """How many *pyramid* cards one strategy's lost games leave: one panel per rule set (or
-    only ``rules``), one bar per whole number of cards (bins centred on 0..28).
+        only ``rules``), one bar per whole number of cards (bins centred on 0..28, or up to the most
+    cards a lost game left where the tableau is larger).
 
-    ``strategy`` defaults to the first one whose lost games were played out (``perfect``
-    does not play a lost deal). ``ax`` needs a single rule set (``rules=``, or results of
-    one). The dashed line marks the median.
+        ``strategy`` defaults to the first one whose lost games were played out (``perfect``
+        does not play a lost deal). ``ax`` needs a single rule set (``rules=``, or results of
+        one). The dashed line marks the median.
     """
     _require(results)
     names = [strategy] if strategy else results.strategies
@@ -183,9 +184,10 @@ def plot_cards_left(
         )
         plt.close(fig)
         axes = list(grid[:, 0])
+    top = max(28, *(max(left) for left in panels.values()))  # a larger tableau: up to 56
     for i, (panel, (r, left)) in enumerate(zip(axes, panels.items(), strict=True)):
-        counts = [left.count(k) for k in range(29)]
-        panel.bar(range(29), counts, width=0.85, color=f"C{i}")
+        counts = [left.count(k) for k in range(top + 1)]
+        panel.bar(range(top + 1), counts, width=0.85, color=f"C{i}")
         median = sorted(left)[len(left) // 2]
         panel.axvline(median, color="black", linestyle="--", linewidth=1)
         panel.set_ylabel("lost games")
@@ -194,9 +196,10 @@ def plot_cards_left(
             fontsize=10,
             loc="left",
         )
-    axes[-1].set_xlim(-0.6, 28.6)
-    axes[-1].set_xticks(range(0, 29, 2))
-    axes[-1].set_xlabel("pyramid cards left at the end of a lost game (of 28)")
+    axes[-1].set_xlim(-0.6, top + 0.6)
+    axes[-1].set_xticks(range(0, top + 1, 2 if top <= 28 else 4))
+    of = " (of 28)" if top == 28 else ""
+    axes[-1].set_xlabel(f"pyramid cards left at the end of a lost game{of}")
     total = sum(len(v) for v in panels.values())
     fig.suptitle(f"How close do {chosen}'s lost games come? ({total} lost games played out)")
     return fig

@@ -76,6 +76,17 @@ def test_cards_left_draws_one_strategy_one_bar_per_whole_number_of_pyramid_cards
     assert "greedy" in fig.get_suptitle() and "random" not in fig.get_suptitle()
 
 
+def test_cards_left_of_a_larger_tableau_has_a_bar_for_every_count() -> None:
+    """Pharaohs deals all 52 cards to three pyramids: a lost game may leave more than 28."""
+    family = run_experiment("pharaohs", "random", games=30, seed=2, jobs=1, progress=False)
+    lost = [r.cards_left for r in family.rows if r.result == "lost" and r.cards_left is not None]
+    assert max(lost) > 28
+    ax = plot_cards_left(family, "random").axes[0]
+    assert len(ax.patches) == max(lost) + 1
+    assert [b.get_height() for b in ax.patches] == [lost.count(k) for k in range(max(lost) + 1)]
+    assert "(of 28)" not in ax.get_xlabel()
+
+
 def test_cards_left_into_a_given_axes_needs_one_rule_set(results: Results) -> None:
     import matplotlib.pyplot as plt
 
