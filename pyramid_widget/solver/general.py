@@ -416,6 +416,30 @@ def _place(q: int, tried: int, needs: list[int], alive: int, owner: dict[int, in
 class Generator:
     """The moves of a :class:`GeneralModel`, with the sound reductions of the module doc.
 
+    Forced moves (rules ``g-lone-first`` and ``g-forced-pair``): an available King that goes
+    alone and pairs with no card left, or a pair ``x + y`` where ``x`` must go and ``y`` is
+    the one card left that could ever meet it (``needs``, on the last pass the limited
+    partners of rule ``g-last-pass-burial``), is the only move generated. Soundness: take a
+    winning line; it removes that King, or ``x`` with ``y``, at some later step. Remove
+    them now and then play the line without that step (and without any cell move of those
+    cards): every card is in the same place as in the line or already gone, so each
+    available card is still available (a card under a card gone early comes up early; a
+    cover gone early leaves an overlap discard's cover the only one; a waste pile loses a
+    card, so the top and the card beneath it are the line's or come up early), and each
+    move stays legal. The draws are the same unless a deck card goes early: with one card a
+    draw onto one pile a draw only skips it; otherwise a deck card would change how later
+    draws group the stock, so it is forced only as a waste top on the last pass. The line
+    is no longer, so shortest mode keeps these (but for a King outside the tableau under a
+    pyramid-only win, which a shortest line may leave). Under the stall rule with limited
+    passes an early removal could leave a later pass with none, so nothing is forced.
+
+    Stall rule with unlimited passes (rule ``g-stall-root``): ``flag`` is 1 while the pass
+    the search started in has removed nothing, and only then does the stall end a line.
+    Soundness: after a redeal, a pass that removes nothing ends where it began (same cards,
+    the deck handed back in the same order), so a line through such a pass repeats a
+    position and can be shortened; the search never repeats one. So a win without the
+    stall rule after the first pass is a win with it.
+
     ``shortest`` keeps every line of fewest moves: a lone King outside the tableau is then
     not forced under a pyramid-only win (a line may leave it and save a move)."""
 

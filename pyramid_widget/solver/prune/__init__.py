@@ -12,6 +12,14 @@ Every rule holds for any position :meth:`Game.from_position
 taken along chains of cards actually in the pyramid (``Model.chains``), never from the full
 geometry (issue 14).
 
+The rules without a ``g-`` prefix are those of the classic model, which takes only the rule
+sets of the classic shape (:func:`pyramid_widget.solver.general.fits_classic`: the seven
+original presets, King Tut, Traditional, Dark Pyramid and rule sets like them). Every other
+rule set (other layouts, two decks, reserves, overlap discards, the waste pair, sum-11 or
+sum-12 pairing) is searched by :mod:`pyramid_widget.solver.general` with the ``g-`` rules
+only (and ``transposition``), each argued from the rule set's data and checked against the
+plain search on small positions of every shape (``tests/solver/test_family_exhaustive.py``).
+
 >>> rule = RULES_BY_ID["reach"]
 >>> rule.where[0]
 'pyramid_widget.solver.model.needs_mask'
@@ -230,6 +238,65 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "A* bound: the draws still needed before partners in the stock come out.",
         "No stock card available (played only once dealt).",
         (_S + "shortest_moves.deal_bound", _S + "shortest_macro.draws_bound"),
+    ),
+    PruningRule(
+        "g-reach",
+        "A card that must go with no partner left that could ever meet it loses: not one "
+        "linked to it by a chain of covering cards (but its direct cover under overlap "
+        "discards), not one of its own reserve pile, not two deck cards with one deck place "
+        "available, not a zone that never pairs.",
+        "Any rule set of the general search; with a free cell every partner counts.",
+        (_S + "general.GeneralModel._needs", _S + "general.Generator.dead"),
+    ),
+    PruningRule(
+        "g-hall",
+        "The cards that must go each need a partner of their own that they could meet: per "
+        "pairing component of values after a removal (when components have at most three "
+        "values), over all cards at the root.",
+        "As ``g-reach``.",
+        (
+            _S + "general._matching",
+            _S + "general.GeneralModel.is_dead",
+            _S + "general.Generator.dead",
+        ),
+    ),
+    PruningRule(
+        "g-lone-first",
+        "An available King that goes alone and pairs with no card left is removed at once, "
+        "the only move.",
+        "Kings go alone; a deck King only with one card a draw onto one waste, or a waste "
+        "King on the last pass; not a King outside the tableau in shortest mode under a "
+        "pyramid-only win; no stall rule with limited passes.",
+        (_S + "general.Generator", _S + "general.Generator.expand"),
+    ),
+    PruningRule(
+        "g-forced-pair",
+        "A card that must go whose one partner left that could meet it is removable with it "
+        "now is removed with it, the only move.",
+        "As ``g-lone-first`` for deck cards and the stall rule.",
+        (_S + "general.Generator", _S + "general.Generator.expand"),
+    ),
+    PruningRule(
+        "g-last-pass-burial",
+        "On the last pass a waste card meets no card of its own pile (under the waste pair: "
+        "only its neighbours there); a card that must go with no partner left then loses, "
+        "and Hall's condition is checked on these limited partners.",
+        "No redeal left, no free cell.",
+        (_S + "general.Generator.last_needs",),
+    ),
+    PruningRule(
+        "g-stall-root",
+        "The stall rule binds only in the pass the search starts in: later, a pass that "
+        "removes nothing brings back the position it started from.",
+        "Unlimited passes, no free cell.",
+        (_S + "general.Generator", _S + "general.GeneralModel"),
+    ),
+    PruningRule(
+        "g-bound",
+        "A* bound of the general search: each move removes at most two cards that must go, a "
+        "lone King one.",
+        "Admissible and consistent for any rule set.",
+        (_S + "general.lower_bound",),
     ),
     PruningRule(
         "bound-extra",
