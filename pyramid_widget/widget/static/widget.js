@@ -415,6 +415,8 @@ class PyramidView {
     st.setProperty("--xmid", String((width - 2) / 2));
     st.setProperty("--rows", String(height));
     st.setProperty("--maxfan", String(Math.max(2, deepest - 1)));
+    // The waste pair (thirteen) plays the card beneath the waste top: the fan opens wider.
+    st.setProperty("--fanstep", (this.board.rules || {}).waste_pair ? "0.22" : "0.13");
     this.root.dataset.wide = String(fit > 9);
   }
 
@@ -1242,7 +1244,7 @@ class PyramidView {
     const root = (name, dflt) => Number(this.root.style.getPropertyValue(name)) || dflt;
     if (holder.dataset.zone === "pyramid") return [((num("--x") - root("--xmid", 6)) / 2) * 1.1, num("--y") * 0.7];
     const n = Number(this.boardEl.style.getPropertyValue("--nslots")) || 1;
-    return [(num("--slot") - (n - 1) / 2) * 1.1, (root("--rows", 7) - 1) * 0.7 + 1.72 + num("--fan") * 0.18];
+    return [(num("--slot") - (n - 1) / 2) * 1.1, (root("--rows", 7) - 1) * 0.7 + 1.72 + num("--fan") * 1.4 * root("--fanstep", 0.13)];
   }
 
   /** Move focus to the nearest card or pile in the arrow's direction. */
