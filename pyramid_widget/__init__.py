@@ -24,11 +24,20 @@ from pyramid_widget.engine.cards import (
 )
 from pyramid_widget.engine.deals import deal_from_number, format_deal, parse_deal
 from pyramid_widget.engine.game import Game, LegalMoves
+from pyramid_widget.engine.layout import Layout
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Location, Status, Zone
 from pyramid_widget.engine.record import GameRecord, StartPosition
-from pyramid_widget.engine.layout import Layout
-from pyramid_widget.engine.rules import PAIRINGS, PRESETS, Pairing, RuleSet, Scoring, get_rules
+from pyramid_widget.engine.rules import (
+    CLASSIC_PRESETS,
+    FAMILY_PRESETS,
+    PAIRINGS,
+    PRESETS,
+    Pairing,
+    RuleSet,
+    Scoring,
+    get_rules,
+)
 from pyramid_widget.errors import (
     IllegalMoveError,
     InvalidCardError,
@@ -76,6 +85,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "CLASSIC_PRESETS",
+    "FAMILY_PRESETS",
     "PAIRINGS",
     "PRESETS",
     "RANKS",
