@@ -747,6 +747,153 @@ class Generator:
         return (board, _normalise(board, last, m.deck_hi), tuple(new), cells, pno, flag)
 
 
+# -- the free-pool relaxation -------------------------------------------------------------
+
+FREE_POOL_LIMIT = 200_000
+"""Relaxed positions :func:`free_pool_wins` may search before it gives up (then it proves
+nothing)."""
+
+
+class _GiveUp(Exception):
+    pass
+
+
+def free_pool_wins(model: GeneralModel) -> bool:
+    """Whether the root can be won in the free-pool game (see :func:`free_pool`).
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> [free_pool_wins(GeneralModel.from_game(Game("triangle", deal=n))) for n in (0, 3)]
+    [True, False]
+    """
+    return free_pool(model)(model.root)
+
+
+def free_pool(model: GeneralModel) -> Callable[[State], bool]:
+    """A test of positions: whether the game can be won when every deck and reserve card may be played at any
+    time (rule ``g-free-pool``): only the tableau keeps its covering, the *pool* of other
+    cards is a count per value.
+
+    Soundness: a winning line's removals stay legal in the relaxed game (a pool card is
+    always available there; pool cards pair with tableau cards where a deck or reserve zone
+    pairs with the tableau, and with each other where any two of them could ever meet), in
+    the same order; so no relaxed win means no win. With every card to go, the pool cards
+    the tableau leaves must pair among themselves: per pairing component of two values,
+    as many of one as of the other; one value pairing with itself, an even count (Kings
+    that go alone aside). The relaxation is used only where every component is of that
+    kind (not under adjacent ranks), with no free cell, and it gives up (proving nothing)
+    past :data:`FREE_POOL_LIMIT` positions.
+    """
+    rules, cards = model.rules, model.cards
+    n = model.tableau
+    table = [
+        [rules.pairs(make_card(a, 0), make_card(b, 1)) if a and b else False for b in range(14)]
+        for a in range(14)
+    ]
+    mates = [[b for b in range(1, 14) if table[a][b]] for a in range(14)]
+    z = model.zok
+    deck_zones = [2, 3] if model.stock_top else [2]
+    pool_zones = ([1] if model.reserve_piles else []) + (
+        deck_zones if model.deck_hi > model.deck_lo else []
+    )
+    pool_tab = any(z[0][q] for q in pool_zones)
+    two_tops = (model.piles_n > 1 and z[2][2]) or (model.stock_top and z[2][3]) or model.waste_pair
+    pool_pool = (
+        any(z[a][b] for a in pool_zones for b in pool_zones if not (a == b == 2)) or two_tops
+    )
+    tab_tab = z[0][0]
+    lone_king = rules.kings_alone
+    win_all = rules.win == "all"
+    cover = model.cover_mask
+    tab_cards = [rank(c) if c >= 0 else 0 for c in cards[:n]]
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    won: set[tuple[int, tuple[int, ...]]] = set()
+    spent = [0]
+
+    def pool_clears(cnt: list[int]) -> bool:
+        for v in range(1, 14):
+            c = cnt[v]
+            if not c or (v == KING and lone_king):
+                continue
+            if not pool_pool:
+                return False
+            ms = mates[v]
+            if ms == [v]:
+                if c % 2:
+                    return False
+            elif len(ms) == 1 and mates[ms[0]] == [v] and not (lone_king and KING in (v, ms[0])):
+                if cnt[ms[0]] != c:
+                    return False
+            else:
+                raise _GiveUp
+        return True
+
+    def wins(tab: int, cnt: list[int]) -> bool:
+        if not tab:
+            return not win_all or pool_clears(cnt)
+        key = (tab, tuple(cnt))
+        if key in seen:
+            return False
+        if key in won:
+            return True
+        spent[0] += 1
+        if spent[0] > FREE_POOL_LIMIT:
+            raise _GiveUp
+        unc = [p for p in _bits(tab) if not tab & cover[p]]
+        for p in unc:  # a lone King goes at once (it pairs with nothing it needs)
+            if lone_king and tab_cards[p] == KING and not mates[KING]:
+                return wins(tab & ~(1 << p), cnt)
+        for i, p in enumerate(unc):
+            v = tab_cards[p]
+            if lone_king and v == KING and wins(tab & ~(1 << p), cnt):
+                return True
+            if tab_tab:
+                for q in unc[i + 1 :]:
+                    if table[v][tab_cards[q]] and wins(tab & ~(1 << p | 1 << q), cnt):
+                        return True
+            if pool_tab:
+                for w in mates[v]:
+                    if cnt[w]:
+                        cnt[w] -= 1
+                        ok = wins(tab & ~(1 << p), cnt)
+                        cnt[w] += 1
+                        if ok:
+                            return True
+        if model.overlap:
+            for p in _bits(tab):
+                covering = tab & cover[p]
+                if covering and not covering & (covering - 1):
+                    q = covering.bit_length() - 1
+                    if (
+                        not tab & cover[q]
+                        and table[tab_cards[p]][tab_cards[q]]
+                        and wins(tab & ~(1 << p | 1 << q), cnt)
+                    ):
+                        return True
+        seen.add(key)
+        return False
+
+    if model.cells_n or model.root[3]:
+        return lambda state: True
+
+    def check(state: State) -> bool:
+        if spent[0] > FREE_POOL_LIMIT:
+            return True  # given up: proves nothing
+        cnt = [0] * 14
+        for s in _bits(state[0] & ~model.tab_all):
+            cnt[rank(cards[s])] += 1
+        tab = state[0] & model.tab_all
+        try:
+            ok = wins(tab, cnt)
+        except (_GiveUp, RecursionError):
+            spent[0] = FREE_POOL_LIMIT + 1
+            return True
+        if ok:
+            won.add((tab, tuple(cnt)))
+        return ok
+
+    return check
+
+
 # -- the searches ------------------------------------------------------------------------
 
 
@@ -758,11 +905,15 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
         return Result(True, [], 1)
     if model.is_dead(root):
         return Result(False, [], 1)
+    relaxed = free_pool(model)
+    if not relaxed(root):
+        return Result(False, [], 1)
     if budget.node_limit < 1:
         budget.out = True
         return Result(None, [], 0)
     gen = Generator(model)
     expand, is_win, dead = gen.expand, model.is_win, gen.dead
+    tab_all = model.tab_all
     best: dict[object, int] = {}
     board, lo, piles, cells, pno, flag = root
     best[(board, lo, piles, cells, flag)] = pno
@@ -785,7 +936,7 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
             if old is not None and old <= pno:
                 continue
             best[key] = pno
-            if bits and dead(nxt, bits):
+            if bits and (dead(nxt, bits) or (bits & tab_all and not relaxed(nxt))):
                 continue
             if nodes >= limit:
                 raise OutOfBudget

@@ -292,6 +292,14 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         (_S + "general.Generator", _S + "general.GeneralModel"),
     ),
     PruningRule(
+        "g-free-pool",
+        "If the game cannot be won when every deck and reserve card may be played at any "
+        "time (a count per value), it cannot be won at all.",
+        "The general search, no free cell; components of at most two values (not adjacent "
+        "ranks) when every card must go; checked at the root and after each tableau removal.",
+        (_S + "general.free_pool", _S + "general.free_pool_wins", _S + "general.decide"),
+    ),
+    PruningRule(
         "g-bound",
         "A* bound of the general search: each move removes at most two cards that must go, a "
         "lone King one.",
