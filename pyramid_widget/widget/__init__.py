@@ -55,7 +55,7 @@ from pyramid_widget.errors import (
 )
 from pyramid_widget.solver.lines import WinningLine
 from pyramid_widget.solver.post_mortem import PostMortem
-from pyramid_widget.widget.board import board_state, how_to_play, why_unavailable
+from pyramid_widget.widget.board import board_state, check_drawable, how_to_play, why_unavailable
 from pyramid_widget.widget.extras import Extras, RecordsUpdate
 from pyramid_widget.widget.intents import SOLVE_SPEEDS, FloodGuard, check_intent, clip, quote
 
@@ -276,7 +276,9 @@ class PyramidWidget(anywidget.AnyWidget):
         self._job = 0
         self._closed = False
         self._away = False
-        self._game = Game(get_rules(rules), _random_deal() if deal is None else deal)
+        rule_set = get_rules(rules)
+        check_drawable(rule_set)
+        self._game = Game(rule_set, _random_deal() if deal is None else deal)
         self._started = self._game.moves > 0
         #: Where the page's "winnable deals only" search starts (``None``: at random).
         self.winnable_start: int | None = None
@@ -609,6 +611,7 @@ class PyramidWidget(anywidget.AnyWidget):
         Returns the new game. Raises the engine's ``ValueError``\\ s for bad rules or deals;
         the board is unchanged then."""
         rule_set = self._game.rules if rules is None else get_rules(rules)
+        check_drawable(rule_set)
         if winnable:
             if deal is not None:
                 raise ValueError("give either a deal or winnable=True, not both")
@@ -621,6 +624,7 @@ class PyramidWidget(anywidget.AnyWidget):
         position from ``Game.from_position``) and play on it from here."""
         if not isinstance(game, Game):
             raise TypeError(f"load() takes a pyramid_widget Game, got {type(game).__name__}")
+        check_drawable(game.rules)
         problem = self._take_records(
             self._extras.abandon(self._game, self.generation, assisted=self.assisted)
         )
@@ -849,6 +853,7 @@ class PyramidWidget(anywidget.AnyWidget):
 
     def _winnable_in_background(self, rules: str | None) -> None:
         rule_set = self._game.rules if rules is None else get_rules(rules)
+        check_drawable(rule_set)
 
         def work(game: Game, stop: Callable[[], bool], progress: Callable[[str], None]) -> Any:
             def tell(tried: int, number: int) -> None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.cards import Card, card_long_name, card_str, copy_of, rank
 from pyramid_widget.engine.moves import Move
+from pyramid_widget.errors import InvalidRulesError
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
@@ -301,6 +302,47 @@ def _rules_summary(game: Game) -> dict[str, Any]:
         "waste_pair": r.waste_pair,
         "face_down": len(r.layout.face_down),
     }
+
+
+#: The widest tableau the board draws, in card widths (a card and its gap is 1.1): in a
+#: 500 px column its cards are still 24 px wide. Pharaohs' three pyramids are 17.8 wide.
+MAX_BOARD_WIDTH = 20.0
+
+
+def board_width(rules: RuleSet) -> float:
+    """How wide the board of ``rules`` is, in card widths: the tableau (its places) or the
+    row of piles below it, whichever is wider, and a margin; as the page sizes it.
+
+    >>> from pyramid_widget.engine.rules import get_rules
+    >>> board_width(get_rules("medium")), board_width(get_rules("two_pyramids"))
+    (7.9, 16.15)
+    """
+    cols = (rules.layout.width - 2) / 2 * 1.1 + 1
+    piles = rules.reserve_piles + rules.cells + 1  # the discard
+    if rules.stock_size:
+        piles += 1 + rules.waste_piles + int(rules.stock_face_up or rules.stock_top_available)
+    return round(max(cols, piles * 1.1 - 0.1) + 0.3, 3)
+
+
+def check_drawable(rules: RuleSet) -> None:
+    """Refuse (:class:`~pyramid_widget.errors.InvalidRulesError`) a rule set whose board is
+    too wide to play in a notebook column; every preset is drawn.
+
+    >>> from pyramid_widget.engine.layout import Layout
+    >>> from pyramid_widget.engine.rules import get_rules
+    >>> wide = Layout.side_by_side(*[Layout.pyramid(7)] * 3)
+    >>> check_drawable(get_rules("double_pyramid").replace(name="three", layout=wide))
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.InvalidRulesError: rule set 'three': the board draws a tableau and piles up to 20 card widths wide (so that its cards stay 24 px wide in a 500 px column); this one is 24.4 wide
+    """
+    width = board_width(rules)
+    if width > MAX_BOARD_WIDTH:
+        raise InvalidRulesError(
+            f"rule set {rules.name!r}: the board draws a tableau and piles up to "
+            f"{MAX_BOARD_WIDTH:g} card widths wide (so that its cards stay 24 px wide in a "
+            f"500 px column); this one is {width:g} wide"
+        )
 
 
 def layout_state(rules: RuleSet) -> dict[str, Any]:

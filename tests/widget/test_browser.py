@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from pyramid_widget import PRESETS, Game
 from pyramid_widget.widget import PyramidWidget
+from pyramid_widget.widget.board import board_width
 from tests.support.browser import (
     PYRAMID,
     SHORT_DEAL,
@@ -61,7 +62,10 @@ def test_every_preset_renders_from_a_fixed_deal(
         expect(page.locator(".pyr-stock-count")).to_have_text(str(len(w.game.stock)))
     else:
         expect(page.locator(".pyr-passes-left")).to_have_count(0)
-    expect(page.locator(".pyr-rules")).to_have_text(preset)
+    expect(page.locator(".pyr-rules")).to_have_text(preset.replace("_", " "))
+    # the page sizes the board as Python measures it (board_width: the widest preset fits)
+    fit = page.locator(".pyr-root").evaluate("n => n.style.getPropertyValue('--fit')")
+    assert float(fit) == pytest.approx(board_width(rules), abs=1e-3)
     # every card's place comes from the layout: the page's left edges keep the layout's order
     boxes = page.eval_on_selector_all(
         PYRAMID, "ns => ns.map(n => [Number(n.dataset.pos), n.getBoundingClientRect().x])"

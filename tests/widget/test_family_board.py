@@ -143,3 +143,26 @@ def test_the_presets_come_in_three_groups_with_their_sources() -> None:
     assert [n for n, g in groups.items() if g == "family"] == [r.name for r in FAMILY_PRESETS]
     assert all(info[r.name]["source"] == r.source and r.source for r in FAMILY_PRESETS)
     assert len(CLASSIC_PRESETS) == 7
+
+
+def test_a_board_too_wide_to_draw_is_refused_in_one_sentence() -> None:
+    from pyramid_widget.engine.layout import Layout
+    from pyramid_widget.errors import InvalidRulesError
+
+    wide = PRESETS["double_pyramid"].replace(
+        name="three", layout=Layout.side_by_side(*[Layout.pyramid(7)] * 3)
+    )
+    with pytest.raises(
+        InvalidRulesError, match=r"^rule set 'three': the board draws .* 24\.4 wide$"
+    ):
+        PyramidWidget(wide, deal=1, records=False)
+    w = PyramidWidget("medium", deal=7, records=False)
+    before = w.board
+    with pytest.raises(InvalidRulesError):
+        w.new_game(wide, 1)
+    with pytest.raises(InvalidRulesError):
+        w.load(Game(wide, 1))
+    assert w.board == before and w.game.rules.name == "medium"
+    # every preset is drawn
+    for name in PRESETS:
+        PyramidWidget(name, deal=1, records=False)

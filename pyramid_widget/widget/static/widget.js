@@ -608,7 +608,7 @@ class PyramidView {
     this.syncedAt = performance.now();
     const description = (b.rules && b.rules.description) || null;
     this.status.replaceChildren(
-      h("span.pyr-rules", { text: String(rules), title: description && String(description) }),
+      h("span.pyr-rules", { text: this.ruleName(rules), title: description && String(description) }),
       ...(where ? [" ", h("span.pyr-deal", { text: where })] : []),
       ...(full ? [stat("Time", "pyr-time", "")] : []),
       stat("Moves", "pyr-moves", this.model.get("moves") ?? 0),
@@ -622,6 +622,14 @@ class PyramidView {
         words[truth.state] || "Thinking…"));
     }
     this.renderClock();
+  }
+
+  /** A preset's name as the status line shows it ("double_pyramid": "double pyramid");
+   * any other rule set's name exactly as given. */
+  ruleName(name) {
+    const text = String(name);
+    const preset = /^[a-z]+(_[a-z]+)*$/.test(text) && (this.model.get("presets") || []).includes(text);
+    return preset ? text.replace(/_/g, " ") : text;
   }
 
   renderClock() {
