@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,10 @@ Step = tuple[int, int, int]
 Successors = list[tuple[Step, State, int]]
 """``(move, next position, cards removed)``: the dead-end tests of a removal are left to the
 search, which runs them only on a position it has not seen (:meth:`Generator.dead`)."""
+
+DECK_ORDER = 4
+"""Where removals of deck cards alone come among the moves: after the draw (4; 1, with
+the removals of one tableau card, was tried and found no more wins)."""
 
 T, R, D, C = range(4)
 """Slot classes: tableau, reserve, deck (stock and waste), cell-only card."""
@@ -450,6 +455,7 @@ class Generator:
         # early removals are safe for deck cards only when they change no later draw
         self.deck_early_ok = model.draw_n == 1 and model.piles_n == 1
         self.force = not model.stall or model.stall_armed
+        self.deck_order = DECK_ORDER
         self.pyramid_win = rules.win == "pyramid"
         self.burial = model.passes is not None and not model.cells_n and bool(model.required)
 
@@ -616,7 +622,11 @@ class Generator:
             lone ^= low
             legal = True
             moves.append(
-                (1 if low & (m.tab_all | m.res_all) else 4, (LONE, low.bit_length() - 1, -1), low)
+                (
+                    1 if low & (m.tab_all | m.res_all) else self.deck_order,
+                    (LONE, low.bit_length() - 1, -1),
+                    low,
+                )
             )
         rest = avail
         while rest:
@@ -631,7 +641,11 @@ class Generator:
                 bits = low | mlow
                 inner = (bits & (m.tab_all | m.res_all)).bit_count()
                 moves.append(
-                    (0 if inner == 2 else 1 if inner else 4, (PAIR, a, mlow.bit_length() - 1), bits)
+                    (
+                        0 if inner == 2 else 1 if inner else self.deck_order,
+                        (PAIR, a, mlow.bit_length() - 1),
+                        bits,
+                    )
                 )
         if m.overlap:
             # a covered tableau card with one card left covering it, that one available
@@ -657,7 +671,7 @@ class Generator:
                 if below and partners[top.bit_length() - 1] & below:
                     legal = True
                     a, b = below.bit_length() - 1, top.bit_length() - 1
-                    moves.append((4, (PAIR, a, b), top | below))
+                    moves.append((self.deck_order, (PAIR, a, b), top | below))
         # forced: a card that must go whose one partner left is removable with it now
         # (rule g-forced-pair)
         if self.force:
@@ -898,8 +912,15 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
 
 
 def decide(model: GeneralModel, budget: Budget) -> Result:
-    """Depth-first search with a transposition table (an earlier pass dominates a later
-    one: rule ``transposition``); a winning line or a proof that there is none."""
+    """Decide whether the root can be won; a winning line if so.
+
+    The dead-end tests at the root first (rules ``g-reach``, ``g-hall``, ``g-free-pool``),
+    then for two decks a few short searches with the moves in shuffled orders (fixed seeds,
+    so the answer is reproducible), each stopped after :data:`RESTART_NODES` positions: with
+    59 cards to deal three times an early choice can cost a search that never ends where
+    another order wins at once. Only a search that finishes gives a verdict, so a search
+    cut off proves nothing, and the last one runs in the move order of the generator to
+    the end of the budget."""
     root = model.root
     if model.is_win(root):
         return Result(True, [], 1)
@@ -912,15 +933,56 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
         budget.out = True
         return Result(None, [], 0)
     gen = Generator(model)
+    nodes = 0
+    if model.rules.decks > 1:
+        for seed in range(RESTARTS):
+            result = _dive(model, gen, relaxed, budget, nodes, RESTART_NODES, random.Random(seed))
+            nodes = result.nodes
+            if result.found is not None or budget.out:
+                return result
+    return _dive(model, gen, relaxed, budget, nodes, None, None)
+
+
+RESTARTS = 24
+"""Shuffled searches before the last one (two decks only; see :func:`decide`)."""
+RESTART_NODES = 2000
+"""Positions each shuffled search may count."""
+
+
+def _dive(
+    model: GeneralModel,
+    gen: Generator,
+    relaxed: Callable[[State], bool],
+    budget: Budget,
+    done: int,
+    cap: int | None,
+    rng: random.Random | None,
+) -> Result:
+    """One depth-first search with a transposition table (an earlier pass dominates a later
+    one: rule ``transposition``); ``found`` is ``None`` when the budget or ``cap`` ran out.
+    ``done`` positions were counted before; ``rng`` shuffles the moves."""
+    root = model.root
     expand, is_win, dead = gen.expand, model.is_win, gen.dead
+    if rng is not None:
+        shuffle = rng.shuffle
+
+        def expand(state: State) -> Successors:
+            out = gen.expand(state)
+            shuffle(out)
+            return out
+
     tab_all = model.tab_all
     best: dict[object, int] = {}
     board, lo, piles, cells, pno, flag = root
     best[(board, lo, piles, cells, flag)] = pno
+    limit = budget.node_limit
+    if done >= limit:
+        budget.out = True
+        return Result(None, [], done)
     stack = [expand(root)[::-1]]
     path: list[Step] = []
-    nodes = 1
-    limit = budget.node_limit
+    nodes = done + 1
+    stop = done + cap if cap is not None else -1
     try:
         while stack:
             frame = stack[-1]
@@ -946,6 +1008,8 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
                 return Result(True, [model.to_move(s) for s in path], nodes)
             if not nodes % CHECK_EVERY:
                 budget.check_time()
+            if nodes == stop:
+                return Result(None, [], nodes)
             stack.append(expand(nxt)[::-1])
     except OutOfBudget:
         budget.out = True
