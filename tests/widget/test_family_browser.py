@@ -221,6 +221,14 @@ def test_wide_and_tall_layouts_fit_a_500_px_column(
     for row in rows.values():
         row.sort()
         assert all(b[0] >= a[0] + a[1] - 0.5 for a, b in itertools.pairwise(row))
+    # cards under 40 px wide show the big-index face (the full face's corner is unreadable)
+    small = preset != "anubis"
+    expect(page.locator(".pyr-root")).to_have_attribute("data-small", str(small).lower())
+    face = page.locator(f"{PYRAMID}.is-available .pyr-mini").first
+    if small:
+        expect(face).to_be_visible()
+    else:
+        expect(face).to_be_hidden()
     # a tap on any available card selects it
     card = next(
         c for c in w.board["cards"] if c["available"] and c["zone"] == "pyramid" and c["rank"] != 13

@@ -137,6 +137,16 @@ export function faceSVG(rank, suit) {
     `<g transform="rotate(180 50 70)">${corner}</g>${centre}</svg>`;
 }
 
+// Small cards (under 40 px: a wide layout in a narrow column, two pyramids in 500 px) show a
+// big index and suit instead of the full face, whose corner is too small to read there.
+const SUIT_SIGNS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+
+/** The small card's face: the checked index and a fixed suit sign, as text (no markup). */
+function miniFace(rank, suit) {
+  if (!isCard(rank, suit) || !Object.hasOwn(SUIT_SIGNS, suit)) return null;
+  return h("span.pyr-mini", { "aria-hidden": "true" }, h("b", { text: FACES.index[rank] }), h("i", { text: SUIT_SIGNS[suit] }));
+}
+
 /** Small DOM helper: h("div.a.b", {attr: v}, ...children). */
 function h(tag, attrs = {}, ...kids) {
   const [name, ...classes] = tag.split(".");
@@ -263,14 +273,28 @@ class PyramidView {
     this.onVisibility = () => this.send({ kind: "visibility", hidden: document.visibilityState === "hidden" });
     document.addEventListener("visibilitychange", this.onVisibility);
     // Roving tabindex: the board is one tab stop; remember which card or pile has it.
+    // Small cards (under 40 px: a wide layout in a narrow column) show the big-index face.
+    if (typeof ResizeObserver === "function") {
+      this.sizer = new ResizeObserver(() => this.measure());
+      this.sizer.observe(this.felt);
+    }
     this.boardEl.addEventListener("focusin", (e) => {
       const n = e.target;
       if (this.navigables().includes(n)) { this.current = this.keyOf(n); this.updateRoving(); }
     });
   }
 
+  /** Whether the cards are drawn small (the felt's width over the board's width in cards). */
+  measure() {
+    const probe = this.slotsEl.querySelector(".pyr-slot") || this.boardEl.querySelector(".pyr-card");
+    if (!probe || !probe.offsetWidth) return;
+    const small = String(probe.offsetWidth < 40);
+    if (this.root.dataset.small !== small) this.root.dataset.small = small;
+  }
+
   destroy() {
     const m = this.model;
+    if (this.sizer) this.sizer.disconnect();
     for (const name of VIEW_TRAITS) m.off(`change:${name}`, this.onChange);
     for (const name of ["score", "moves", "elapsed", "clock_running", "clock_at"]) m.off(`change:${name}`, this.onStatus);
     document.removeEventListener("visibilitychange", this.onVisibility);
@@ -392,6 +416,7 @@ class PyramidView {
     slots.forEach(([zone, i], n) => { this.slotIndex[`${zone}${i}`] = n; });
     this.boardEl.style.setProperty("--nslots", String(slots.length));
     this.fitLayout(slots.length);
+    this.measure();
     const key = slots.map((s) => s.join("")).join(",");
     if (this.slotsKey !== key) {
       this.slotsKey = key;
@@ -559,7 +584,11 @@ class PyramidView {
     // Two decks: the second deck's copy carries a small mark (its name says "second deck").
     node.classList.toggle("is-deck2", !down && c.deck === 2);
     if (down) node.replaceChildren();
-    else node.innerHTML = faceSVG(c.rank, c.suit); // fixed markup only (see faceSVG)
+    else {
+      node.innerHTML = faceSVG(c.rank, c.suit); // fixed markup only (see faceSVG)
+      const mini = miniFace(c.rank, c.suit);
+      if (mini) node.append(mini);
+    }
   }
 
   turnCard(node, c) {
