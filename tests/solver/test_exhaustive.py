@@ -16,6 +16,7 @@ import pytest
 
 from pyramid_widget import PRESETS, Game, RuleSet, get_rules
 from pyramid_widget.solver import Verdict, solve
+from pyramid_widget.solver.general import fits_classic
 
 Key = tuple[object, ...]
 
@@ -88,7 +89,10 @@ CUSTOM = {
     "cheops-kings": get_rules("cheops").replace(name="cheops-kings", kings_alone=True),
     "one-pile-cell": get_rules("egypt").replace(name="one-pile-cell", waste_piles=1, draw_count=1),
 }
-RULES = {**PRESETS, **CUSTOM}
+CLASSIC_PRESETS = {name: rules for name, rules in PRESETS.items() if fits_classic(rules)}
+"""The presets the classic model takes (the seven and the family's games of the classic
+shape); the other shapes are ``tests/solver/test_family_exhaustive.py``'s."""
+RULES = {**CLASSIC_PRESETS, **CUSTOM}
 
 
 def _check(game: Game, shortest: bool) -> None:
