@@ -35,8 +35,14 @@ NOTEBOOK = "play-the-family.ipynb"
 SCREENSHOTS = REPO / "docs" / "screenshots"
 
 #: The shapes shown in the README, each from a fixed deal: the inverted triangle, Giza's
-#: reserve, a two-deck 9-row pyramid, and the face-down rows of Dark Pyramid.
-PICTURES = [("triangle", 1), ("giza", 3), ("double_pyramid", 7), ("dark_pyramid", 7)]
+#: reserve, a two-deck 9-row pyramid, the face-down rows of Dark Pyramid and two pyramids.
+PICTURES = [
+    ("triangle", 1),
+    ("giza", 3),
+    ("double_pyramid", 7),
+    ("dark_pyramid", 7),
+    ("two_pyramids", 7),
+]
 
 
 @pytest.fixture(scope="module")
