@@ -81,6 +81,13 @@ def test_face_down_cards_name_nothing_in_the_dom_and_turn_over(
     expect(harness_card(page, "5H")).to_have_count(1)
     assert harness_card(page, "5H").evaluate("n => n === window.__back")
     expect(page.locator(".pyr-card.is-down")).to_have_count(0)
+    # undo covers it again: a back once more, its face gone from the DOM; redo turns it over
+    page.locator("[data-action='undo']").click()
+    expect(page.locator(".pyr-card[data-id='down15']")).to_have_count(1)
+    assert "5 of hearts" not in page.locator(".view").inner_html()
+    assert page.locator(".pyr-card[data-id='down15']").evaluate("n => n === window.__back")
+    page.locator("[data-action='redo']").click()
+    expect(harness_card(page, "5H")).to_have_count(1)
     play_by_clicks(page, w, line[3:])
     expect(page.locator(".pyr-banner")).to_contain_text("You won!")
 
@@ -266,3 +273,14 @@ def test_a_classic_game_keeps_its_geometry(page: Any, static_server: StaticServe
     assert abs((left["x"] + right["x"]) / 2 - apex["x"]) < 1
     assert abs(right["x"] - left["x"] - 6 * 1.1 * apex["width"]) < 2
     assert Game("medium", deal=7).rules.layout.size == 28
+
+
+def test_the_flip_is_short_and_still_under_reduced_motion(
+    page: Any, static_server: StaticServer
+) -> None:
+    show_in_harness(page, static_server, PyramidWidget("dark_pyramid", deal=7, records=False))
+    probe = "n => { n.classList.add('is-flipping'); const s = getComputedStyle(n); return [s.animationName, s.animationDuration]; }"
+    card = page.locator(f"{PYRAMID}.is-available").first
+    assert card.evaluate(probe) == ["pyr-flip", "0.3s"]
+    page.emulate_media(reduced_motion="reduce")
+    assert card.evaluate(probe)[0] == "none"
