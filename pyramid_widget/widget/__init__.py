@@ -147,7 +147,10 @@ class PyramidWidget(anywidget.AnyWidget):
     _esm = STATIC / "widget.js"
     _css = STATIC / "widget.css"
 
-    board = t.Dict(help="dict: everything the page draws (cards, piles, counters).").tag(sync=True)
+    board = t.Dict(
+        help="dict: everything the page draws: the layout (places, covers), the cards a player "
+        "may see (face-down ones as backs that name no card), reserve and waste piles, counters."
+    ).tag(sync=True)
     status = t.Unicode("playing", help="str: 'playing', 'won' or 'lost'.").tag(sync=True)
     status_reason = t.Unicode("", help="str: why the game has its status.").tag(sync=True)
     score = t.Int(0, help="int: points so far.").tag(sync=True)
@@ -226,9 +229,10 @@ class PyramidWidget(anywidget.AnyWidget):
     truth = t.Dict(
         help="dict: the 'can this still be won?' indicator: on, state, detail, post_mortem."
     ).tag(sync=True)
-    autoplay = t.List(t.Unicode(), help="list[str]: moves the solver is still to play.").tag(
-        sync=True
-    )
+    autoplay = t.List(
+        t.Unicode(),
+        help="list[str]: moves the solver is still to play; a card face down now is '##'.",
+    ).tag(sync=True)
     # -- hosts (issue 17): one source of card faces; progress a host like marimo can observe
     faces = t.Dict(
         default_value=FACES,
