@@ -421,6 +421,8 @@ def board_state(game: Game) -> dict[str, Any]:
 WHY_UNAVAILABLE = {
     "covered": "The {name} is still covered by {cover}.",
     "buried": "The {name} is not on top of its waste pile: only the top card can be played.",
+    "buried-reserve": "The {name} is not on top of its reserve pile: only the top card can be "
+    "played.",
     "stock": "The {name} is in the stock: draw to bring it into play.",
     "stock-top": "The {name} is on top of the stock but not available under these rules.",
     "discarded": "The {name} is already discarded.",
@@ -441,6 +443,8 @@ def why_unavailable(game: Game, card: Card) -> str | None:
     kind = refusal.kind
     if kind == "stock-top" and not game.rules.stock_face_up:
         kind = "stock"  # a face-down top card is just a card in the stock to the player
+    if kind == "buried" and game.where(card).zone.value == "reserve":
+        kind = "buried-reserve"
     text = WHY_UNAVAILABLE.get(kind, "The {name} cannot be played now.")
     view = _View(game)
     if view.is_hidden(card):

@@ -166,3 +166,12 @@ def test_a_board_too_wide_to_draw_is_refused_in_one_sentence() -> None:
     # every preset is drawn
     for name in PRESETS:
         PyramidWidget(name, deal=1, records=False)
+
+
+def test_a_buried_reserve_card_says_reserve_pile() -> None:
+    g = Game("giza", deal=7)
+    buried = g.reserves[0][0]
+    assert why_unavailable(g, buried) == (
+        f"The {card_long_name(buried)} is not on top of its reserve pile: only the top card "
+        "can be played."
+    )
