@@ -421,12 +421,14 @@ def board_state(game: Game) -> dict[str, Any]:
 WHY_UNAVAILABLE = {
     "covered": "The {name} is still covered by {cover}.",
     "buried": "The {name} is not on top of its waste pile: only the top card can be played.",
-    "buried-reserve": "The {name} is not on top of its reserve pile: only the top card can be "
-    "played.",
     "stock": "The {name} is in the stock: draw to bring it into play.",
     "stock-top": "The {name} is on top of the stock but not available under these rules.",
     "discarded": "The {name} is already discarded.",
 }
+
+
+#: A buried card of a reserve pile (the engine's kind is ``"buried"`` for any pile).
+BURIED_IN_RESERVE = "The {name} is not on top of its reserve pile: only the top card can be played."
 
 
 def why_unavailable(game: Game, card: Card) -> str | None:
@@ -443,9 +445,9 @@ def why_unavailable(game: Game, card: Card) -> str | None:
     kind = refusal.kind
     if kind == "stock-top" and not game.rules.stock_face_up:
         kind = "stock"  # a face-down top card is just a card in the stock to the player
-    if kind == "buried" and game.where(card).zone.value == "reserve":
-        kind = "buried-reserve"
     text = WHY_UNAVAILABLE.get(kind, "The {name} cannot be played now.")
+    if kind == "buried" and game.where(card).zone.value == "reserve":
+        text = BURIED_IN_RESERVE
     view = _View(game)
     if view.is_hidden(card):
         return "That card is face down: it turns over once nothing covers it."
