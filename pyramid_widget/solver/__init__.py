@@ -34,6 +34,15 @@ pyramid-only win. Decision mode is a depth-first search that expands each key
 once; shortest mode first decides (so an unwinnable deal is proved by the fast search) and
 then runs A* with an admissible bound, capped by the length of the line already found.
 
+Those four searches are the classic model's: they take the rule sets of the classic shape
+(the seven original presets, King Tut, Traditional, Dark Pyramid; see
+:func:`~pyramid_widget.solver.general.fits_classic`), whose answers are pinned by a golden
+test. Every other rule set of the family (another layout, two decks, reserve piles, overlap
+discards, the waste pair, sum-11 or sum-12 pairing) is searched by
+:mod:`pyramid_widget.solver.general`, which reads the layout and the rest from the rule set.
+Face-down cards are known to the solver: ``Solution.knows_hidden`` says so when some were
+hidden in the position solved (the line is what a player who knew every card could play).
+
 Every pruning rule, with its stable id, statement, precondition and functions, is in one
 table: :data:`pyramid_widget.solver.prune.PRUNING_RULES`; docstrings cite the ids ("rule
 ``reach``"). Every rule is sound for any position :meth:`Game.from_position
