@@ -12,11 +12,15 @@ solver's (:func:`winning_line`), never written by hand.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pyramid_widget import Game
+from pyramid_widget.engine.cards import Card, card_str
+from pyramid_widget.engine.cards import rank as rank_of
 from pyramid_widget.engine.moves import Move
-from pyramid_widget.solver import solve
+from pyramid_widget.engine.position import Zone
+from pyramid_widget.solver import solve, solve_deal
 
 #: Per preset: the cards by tableau position, and the other piles (stock, wastes, reserves).
 POSITIONS: dict[str, tuple[dict[int, str], dict[str, Any]]] = {
@@ -63,3 +67,89 @@ def winning_line(game: Game) -> list[Move]:
     answer = solve(game)
     assert answer.moves, f"{game.rules.name}: the small position is not winnable"
     return list(answer.moves)
+
+
+#: Per family preset, a numbered deal the solver wins with a short line, for the games played
+#: whole on the page (``tests/widget/test_play_family_lab.py``). Found once with
+#: ``solve_deal(preset, n, max_seconds=8)`` for n = 0, 1, 2, ... until four winnable deals (or
+#: 90 s of search): the one with the fewest moves among them (draws count: each is a click).
+#: Thirteen and Pharaohs win rarely (none of deals 0-59): their first winnable deals of a
+#: longer search (``max_seconds=4``). Each comment: the line's moves (draws among them), for
+#: the time budget. The two-deck deals took the solver 2-8 s there (under load).
+FAMILY_DEALS: dict[str, int] = {
+    "king_tut": 3,  # 41 (21)
+    "tuts_tomb": 3,  # 41 (21)
+    "traditional": 50,  # 37 (9)
+    "dark_pyramid": 4,  # 57 (34)
+    "thirteen": 50,  # 52
+    "giza": 3,  # 28 (no stock)
+    "pyramid_dozen": 11,  # 26 (no stock)
+    "triangle": 1,  # 59 (31)
+    "eleven_triangle": 2,  # 34 (8)
+    "pharaohs": 537,  # 28 (no stock)
+    "anubis": 8,  # 82 (26)
+    "double_pyramid": 4,  # 129
+    "two_pyramids": 0,  # 95 (39)
+    "up_and_down": 4,  # 107 (51)
+}
+
+
+@functools.cache
+def deal_line(preset: str) -> tuple[Move, ...]:
+    """The solver's winning line for the preset's deal of :data:`FAMILY_DEALS` (it must win).
+
+    >>> len(deal_line("king_tut")) > 0
+    True
+    """
+    number = FAMILY_DEALS[preset]
+    answer = solve_deal(preset, number, max_seconds=120)
+    assert answer.moves, f"{preset} deal {number} is not winnable (or the solver ran out of time)"
+    return tuple(answer.moves)
+
+
+def _tops(game: Game) -> list[Card]:
+    """The available cards a hand touches directly: the pyramid's, and the tops of the waste
+    and reserve piles (not the stock: its top is drawn)."""
+    tops = [pile[-1] for pile in (*game.wastes, *game.reserves) if pile]
+    return [c for c in game.available() if c in tops or game.where(c).zone is Zone.PYRAMID]
+
+
+def wrong_pair(preset: str) -> tuple[int, Move]:
+    """Where to try a refused pair in the deal's winning line, and the pair: at the first step
+    (before move ``step`` of :func:`deal_line`) with two touchable cards that do not pair,
+    neither a King that goes alone (a touch would remove it).
+
+    >>> wrong_pair("king_tut")
+    (0, Move.parse('AS+9D'))
+    >>> wrong_pair("triangle")[0] > 0  # one bottom card only: a draw first
+    True
+    """
+    game = Game(preset, deal=FAMILY_DEALS[preset])
+    alone = game.rules.kings_alone
+    for step, move in enumerate(deal_line(preset)):
+        cards = [c for c in _tops(game) if not (alone and rank_of(c) == 13)]
+        for i, first in enumerate(cards):
+            for second in cards[i + 1 :]:
+                pair = Move.pair(first, second)
+                if game.refusal(pair) is not None:
+                    return step, pair
+        game.play(move)
+    raise AssertionError(f"{preset}: no refused pair on the way to the win")
+
+
+def refusal_text(preset: str, step: int, pair: Move) -> str:
+    """The words the board shows when ``pair`` is tried before move ``step`` of the deal's
+    line: a board off the page (the same widget code) is asked the same thing.
+
+    >>> refusal_text("king_tut", 0, Move.parse("AS+9D"))
+    'Ace (1) + 9 = 10, not 13.'
+    """
+    from pyramid_widget.widget import PyramidWidget
+
+    w = PyramidWidget(preset, deal=FAMILY_DEALS[preset], records=False)
+    for move in deal_line(preset)[:step]:
+        w.play(str(move))
+    content = {"kind": "pair", "cards": [card_str(c) for c in pair.cards]}
+    w._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+    assert w.message_kind == "error" and w.moves == step, (preset, pair, w.message)
+    return str(w.message)

@@ -4,11 +4,19 @@ light and dark screenshots of the new shapes (``artifacts/`` and, for the README
 
 The kernel only sets each game up (``w.new_game(...)`` or ``w.load(Game.from_position(...))``);
 every move is then made on the page by mouse clicks, or by the keyboard alone (Tab into the
-board, the arrow keys, Enter). The lines are the solver's, worked out in this process: Giza's
-whole deal 3 (its eight reserve piles), and small positions of the other shapes
-(``tests/widget/family_positions.py``) — the inverted triangle, three pyramids, a face-down
-card that turns over, two decks on the 9-row pyramid, one upright and one inverted pyramid —
-so the whole module stays within a minute of browser time on one JupyterLab.
+board, the arrow keys, Enter). The lines are the solver's, worked out in this process: small
+positions of the new shapes (``tests/widget/family_positions.py``) — the inverted triangle,
+three pyramids, a face-down card that turns over, two decks on the 9-row pyramid, one upright
+and one inverted pyramid — each won in a few moves.
+
+Every preset of the family is also played whole, from a numbered deal
+(:data:`~tests.widget.family_positions.FAMILY_DEALS`) along the solver's line, by mouse and
+by keyboard, each game starting with a refused pair (the board says why; nothing changes;
+where the deal's first position has no two touchable cards that do not pair, the inverted
+triangles', after the first draw): :data:`FAMILY_HANDS` in the suite's run (the time budget:
+Giza's reserves by keyboard, Pyramid Dozen by mouse), all 14 presets by both hands (28 games,
+about 12 minutes) with ``pytest --every-way``. :func:`test_each_family_deal_is_won_by_its_line`
+checks, without a browser, that each deal's line still wins through the engine.
 """
 
 from __future__ import annotations
@@ -20,16 +28,30 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from pyramid_widget import Game
+from pyramid_widget import FAMILY_PRESETS, Game
+from pyramid_widget.engine.cards import card_str
 from pyramid_widget.engine.moves import Move
-from pyramid_widget.solver import solve_deal
 from tests.support.browser import REPO, JupyterLab, LabPage, chromium_page, screenshot
+from tests.widget.family_positions import (
+    FAMILY_DEALS,
+    deal_line,
+    python_text,
+    refusal_text,
+    winning_line,
+    wrong_pair,
+)
 from tests.widget.family_positions import position as small_position
-from tests.widget.family_positions import python_text, winning_line
-from tests.widget.test_play_every_preset_lab import by_keys, by_mouse, enter_board, wait_for_move
+from tests.widget.test_play_every_preset_lab import (
+    by_keys,
+    by_mouse,
+    card_sel,
+    enter_board,
+    wait_for_move,
+)
 
 # The same xdist group as the classic presets played by hand: one worker, one JupyterLab.
-pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab, pytest.mark.xdist_group("lab-play")]
+# The browser marks go on each browser test: the engine check of the deals needs no browser.
+pytestmark = [pytest.mark.xdist_group("lab-play")]
 WIDGET = ".jp-OutputArea-output:has(.pyr-root)"
 NOTEBOOK = "play-the-family.ipynb"
 SCREENSHOTS = REPO / "docs" / "screenshots"
@@ -78,6 +100,8 @@ def _picture(board: LabPage, preset: str, theme: str) -> Path:
     return screenshot(board.page.locator(WIDGET).first, f"issue19-{name}", also=SCREENSHOTS / name)
 
 
+@pytest.mark.browser
+@pytest.mark.jupyterlab
 def test_screenshots_of_the_new_shapes_light_and_dark(board: LabPage) -> None:
     page = board.page
     for theme in ("light", "dark"):
@@ -95,37 +119,26 @@ def test_screenshots_of_the_new_shapes_light_and_dark(board: LabPage) -> None:
     board.theme("light")
 
 
-#: How each shape is won: (preset, where its game comes from, the hand that plays it).
+#: How each shape's small position is won: (preset, the hand that plays it). Giza's whole
+#: deal 3, clicked here before, is the whole-deal games' (below).
 WINS = [
-    ("giza", "deal", "mouse"),
-    ("triangle", "position", "mouse"),
-    ("pharaohs", "position", "mouse"),
-    ("dark_pyramid", "position", "mouse"),
-    ("double_pyramid", "position", "mouse"),
-    ("up_and_down", "position", "keys"),
-    ("dark_pyramid", "position", "keys"),
+    ("triangle", "mouse"),
+    ("pharaohs", "mouse"),
+    ("dark_pyramid", "mouse"),
+    ("double_pyramid", "mouse"),
+    ("up_and_down", "keys"),
+    ("dark_pyramid", "keys"),
 ]
 
 
-def _game(preset: str, source: str) -> tuple[str, str, list[Move]]:
-    """Kernel code for the game, the deal label the page shows, and the solver's line."""
-    if source == "deal":
-        solution = solve_deal(preset, 3, max_seconds=30)
-        assert solution.moves, f"{preset} deal 3 is not winnable"
-        return f"w.new_game({preset!r}, 3)", "deal #3", list(solution.moves)
-    return f"w.load({python_text(preset)})", "custom deal", winning_line(small_position(preset))
-
-
-@pytest.mark.parametrize(("preset", "source", "hand"), WINS, ids=["-".join(w) for w in WINS])
-def test_each_new_shape_is_won_on_the_page(
-    board: LabPage, preset: str, source: str, hand: str
-) -> None:
+@pytest.mark.browser
+@pytest.mark.jupyterlab
+@pytest.mark.parametrize(("preset", "hand"), WINS, ids=["-".join(w) for w in WINS])
+def test_each_new_shape_is_won_on_the_page(board: LabPage, preset: str, hand: str) -> None:
     page = board.page
-    code, deal, line = _game(preset, source)
-    root = _show(board, code, deal)
-    hidden = (
-        len(Game(preset, deal=3).hidden) if source == "deal" else len(small_position(preset).hidden)
-    )
+    line = winning_line(small_position(preset))
+    root = _show(board, f"w.load({python_text(preset)})", "custom deal")
+    hidden = len(small_position(preset).hidden)
     expect(root.locator(".pyr-card.is-down")).to_have_count(hidden)
     play = by_mouse if hand == "mouse" else by_keys
     if hand == "keys":
@@ -137,4 +150,85 @@ def test_each_new_shape_is_won_on_the_page(
     expect(banner).to_contain_text("You won!", timeout=15_000)
     expect(root.locator(".pyr-moves")).to_have_text(str(len(line)))
     assert board.python_json("w.status") == "won", (preset, hand)
-    screenshot(page.locator(WIDGET).first, f"issue19-win-{preset}-{source}-{hand}")
+    screenshot(page.locator(WIDGET).first, f"issue19-win-{preset}-position-{hand}")
+
+
+#: The whole-deal games of the suite's run (the whole 14 x 2 is ``--every-way``'s): two of
+#: the shortest lines, Giza's eight reserve piles by keyboard (the small positions above are
+#: mostly clicked) and Pyramid Dozen's sum-12 pairs and six reserves by mouse.
+FAMILY_HANDS = {"giza": "keys", "pyramid_dozen": "mouse"}
+
+
+def family_games(every_way: bool) -> list[tuple[str, str]]:
+    """The (preset, hand) whole-deal games to play: :data:`FAMILY_HANDS`, or every family
+    preset by both hands with ``every_way``.
+
+    >>> family_games(False)
+    [('giza', 'keys'), ('pyramid_dozen', 'mouse')]
+    >>> len(family_games(True)), len(FAMILY_DEALS)
+    (28, 14)
+    """
+    if not every_way:
+        return list(FAMILY_HANDS.items())
+    return [(rules.name, hand) for rules in FAMILY_PRESETS for hand in ("mouse", "keys")]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if {"family_preset", "family_hand"} <= set(metafunc.fixturenames):
+        chosen = family_games(bool(metafunc.config.getoption("every_way")))
+        ids = ["-".join(g) for g in chosen]
+        metafunc.parametrize(("family_preset", "family_hand"), chosen, ids=ids)
+
+
+@pytest.mark.parametrize("preset", [rules.name for rules in FAMILY_PRESETS])
+def test_each_family_deal_is_won_by_its_line(preset: str) -> None:
+    game = Game(preset, deal=FAMILY_DEALS[preset])
+    for move in deal_line(preset):
+        game.play(move)
+    assert game.status.value == "won", preset
+
+
+def _refused(board: LabPage, root: Any, preset: str, step: int, pair: Move, hand: str) -> None:
+    """Try the refused ``pair`` with the hand; the board says why and nothing changed; then
+    the selection (the second card, after a refused pair) is cancelled by the same hand."""
+    page = board.page
+    on_board = root.locator(".pyr-card[data-zone]:not([data-zone='discard'])")
+    cards = on_board.count()
+    (by_mouse if hand == "mouse" else by_keys)(page, pair)
+    message = root.locator(".pyr-message")
+    expect(message).to_have_text(refusal_text(preset, step, pair))
+    expect(message).to_have_attribute("data-kind", "error")
+    expect(root.locator(".pyr-moves")).to_have_text(str(step))
+    for card in pair.cards:
+        expect(page.locator(card_sel(card_str(card)))).to_have_count(1)
+    assert on_board.count() == cards
+    assert board.python_json("w.moves") == step
+    if hand == "mouse":
+        root.locator(".pyr-felt").click(position={"x": 3, "y": 3})
+    else:
+        page.keyboard.press("Escape")
+    expect(root.locator(".pyr-card[aria-pressed='true']")).to_have_count(0)
+
+
+@pytest.mark.browser
+@pytest.mark.jupyterlab
+def test_each_family_preset_is_won_whole_on_the_page(
+    board: LabPage, family_preset: str, family_hand: str
+) -> None:
+    preset, hand, page = family_preset, family_hand, board.page
+    number, line = FAMILY_DEALS[preset], deal_line(preset)
+    step, pair = wrong_pair(preset)
+    root = _show(board, f"w.new_game({preset!r}, {number})", f"deal #{number}")
+    play = by_mouse if hand == "mouse" else by_keys
+    if hand == "keys":
+        enter_board(page)
+    for i, move in enumerate(line):
+        if i == step:
+            _refused(board, root, preset, step, pair, hand)
+        play(page, move)
+        wait_for_move(page, i)
+    banner = root.locator(".pyr-banner")
+    expect(banner).to_contain_text("You won!", timeout=15_000)
+    expect(root.locator(".pyr-moves")).to_have_text(str(len(line)))
+    assert board.python_json("w.status") == "won", (preset, hand)
+    screenshot(page.locator(WIDGET).first, f"issue19-deal-{preset}-{number}-{hand}")
