@@ -41,7 +41,8 @@ def test_the_hint_is_greedys_move_along_random_walks(preset: str) -> None:
             checked += check(game, rng)
             game.play(rng.choice(sorted(game.legal_moves)))
         checked += check(game, rng)
-    assert checked > DEALS * 20  # many positions, not a handful
+    # many positions, not a handful (the family's stockless and one-pass games are short)
+    assert checked > DEALS * (20 if PRESETS[preset].classic_shape else 10)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
