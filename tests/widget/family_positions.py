@@ -73,22 +73,23 @@ def winning_line(game: Game) -> list[Move]:
 #: whole on the page (``tests/widget/test_play_family_lab.py``). Found once with
 #: ``solve_deal(preset, n, max_seconds=8)`` for n = 0, 1, 2, ... until four winnable deals (or
 #: 90 s of search): the one with the fewest moves among them (draws count: each is a click).
-#: Thirteen and Pharaohs win rarely (none of deals 0-59): their first winnable deals of a
-#: longer search (``max_seconds=4``). Each comment: the line's moves (draws among them), for
-#: the time budget. The two-deck deals took the solver 2-8 s there (under load).
+#: Thirteen and Pharaohs win rarely: their first winnable deals found, by a longer search
+#: (``max_seconds=4``; none of deals 0-49 and 0-536 found, some unknown at that cap). Each
+#: comment: the line's moves (draws among them), for the time budget. The two-deck deals took
+#: the solver 2-8 s there (under load); :func:`deal_line` gives it 120 s.
 FAMILY_DEALS: dict[str, int] = {
     "king_tut": 3,  # 41 (21)
     "tuts_tomb": 3,  # 41 (21)
     "traditional": 50,  # 37 (9)
     "dark_pyramid": 4,  # 57 (34)
-    "thirteen": 50,  # 52
+    "thirteen": 50,  # 52 (24)
     "giza": 3,  # 28 (no stock)
     "pyramid_dozen": 11,  # 26 (no stock)
     "triangle": 1,  # 59 (31)
     "eleven_triangle": 2,  # 34 (8)
     "pharaohs": 537,  # 28 (no stock)
     "anubis": 8,  # 82 (26)
-    "double_pyramid": 4,  # 129
+    "double_pyramid": 4,  # 129 (73)
     "two_pyramids": 0,  # 95 (39)
     "up_and_down": 4,  # 107 (51)
 }

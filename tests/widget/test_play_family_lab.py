@@ -15,7 +15,7 @@ by keyboard, each game starting with a refused pair (the board says why; nothing
 where the deal's first position has no two touchable cards that do not pair, the inverted
 triangles', after the first draw): :data:`FAMILY_HANDS` in the suite's run (the time budget:
 Giza's reserves by keyboard, Pyramid Dozen by mouse), all 14 presets by both hands (28 games,
-about 12 minutes) with ``pytest --every-way``. :func:`test_each_family_deal_is_won_by_its_line`
+about 11 minutes on two busy cores) with ``pytest --every-way``. :func:`test_each_family_deal_is_won_by_its_line`
 checks, without a browser, that each deal's line still wins through the engine.
 """
 
