@@ -22,7 +22,6 @@ checks, without a browser, that each deal's line still wins through the engine.
 from __future__ import annotations
 
 import os
-
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
