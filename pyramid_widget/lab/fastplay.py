@@ -25,7 +25,7 @@ has bit ``p`` set while that card is uncovered (both covering positions empty).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from pyramid_widget.engine.deals import deal_from_number
 from pyramid_widget.engine.game import Game
@@ -117,6 +117,9 @@ def classic_shape(rules: RuleSet) -> bool:
         and getattr(rules, "redeal_order", "first-drawn") == "first-drawn"
         and rules.pairing in ("sum13", "adjacent")
     )
+
+
+_Game = TypeVar("_Game", bound="FastGame")
 
 
 class FastGame:
@@ -223,9 +226,14 @@ class FastGame:
         fg.status = {Status.PLAYING: PLAYING, Status.WON: WON, Status.LOST: LOST}[game.status]
         return fg
 
-    def copy(self) -> FastGame:
+    def copy(self: _Game) -> _Game:
         """Return an independent copy (with an empty history)."""
-        twin = object.__new__(FastGame)
+        twin = object.__new__(type(self))
+        self._copy_into(twin)
+        return twin
+
+    def _copy_into(self, twin: FastGame) -> None:
+        """Fill the bare instance ``twin`` with copies of this game's state."""
         twin.rules, twin._partners, twin._zones = self.rules, self._partners, self._zones
         twin.pyr, twin.pos_of, twin.prank = self.pyr.copy(), self.pos_of.copy(), self.prank.copy()
         twin.mask, twin.free, twin.stock = self.mask, self.free, self.stock.copy()
@@ -238,7 +246,6 @@ class FastGame:
             self.pass_removed,
         )
         twin.discarded, twin.status, twin.history = self.discarded, self.status, []
-        return twin
 
     # -- what is available --------------------------------------------------------------
 
@@ -250,6 +257,7 @@ class FastGame:
             low = free & -free
             out.append((pyr[low.bit_length() - 1], "pyramid"))
             free ^= low
+        self._reserve_tops(out)
         for pile in self.wastes:
             if pile:
                 out.append((pile[-1], "waste"))
@@ -259,6 +267,9 @@ class FastGame:
         if self.rules.stock_top_available and self.stock:
             out.append((self.stock[-1], "stock"))
         return out
+
+    def _reserve_tops(self, out: list[tuple[int, str]]) -> None:
+        """Add the reserve piles' tops to ``out`` (the classic shape has no reserve)."""
 
     def removals(self) -> list[FastMove]:
         """The legal removals (Kings alone and pairs), in no particular order.
@@ -353,7 +364,10 @@ class FastGame:
             self.draws += 1
 
     def _redeal(self) -> None:
-        cards = sorted((c for pile in self.wastes for c in pile), key=self.drawn_at.__getitem__)
+        if self.rules.redeal_order == "by-pile":  # waste 1, then 2, ... each turned over
+            cards = [c for pile in reversed(self.wastes) for c in pile]
+        else:
+            cards = sorted((c for pile in self.wastes for c in pile), key=self.drawn_at.__getitem__)
         self.stock = cards[::-1]
         for pile in self.wastes:
             pile.clear()
@@ -508,46 +522,17 @@ class FamilyGame(FastGame):
         fg.status = {Status.PLAYING: PLAYING, Status.WON: WON, Status.LOST: LOST}[game.status]
         return fg
 
-    def copy(self) -> FamilyGame:
-        """Return an independent copy (with an empty history)."""
-        twin = object.__new__(FamilyGame)
-        twin.rules, twin._partners, twin._zones = self.rules, self._partners, self._zones
+    def _copy_into(self, twin: FastGame) -> None:
+        super()._copy_into(twin)
+        assert isinstance(twin, FamilyGame)
         twin._deck, twin._covers, twin._covered_mask = self._deck, self._covers, self._covered_mask
         twin._pair_pp = self._pair_pp
-        twin.pyr, twin.pos_of, twin.prank = self.pyr.copy(), self.pos_of.copy(), self.prank.copy()
-        twin.mask, twin.free, twin.stock = self.mask, self.free, self.stock.copy()
-        twin.origin = self.origin
         twin.reserves = [pile.copy() for pile in self.reserves]
-        twin.wastes = [pile.copy() for pile in self.wastes]
-        twin.cells, twin.drawn_at = self.cells.copy(), self.drawn_at.copy()
-        twin.draws, twin.pass_number, twin.pass_removed = (
-            self.draws,
-            self.pass_number,
-            self.pass_removed,
-        )
-        twin.discarded, twin.status, twin.history = self.discarded, self.status, []
-        return twin
 
-    def available(self) -> list[tuple[int, str]]:
-        """Available cards with their zones: tableau, reserve tops, waste tops, cells, stock top."""
-        out = []
-        free, pyr = self.free, self.pyr
-        while free:
-            low = free & -free
-            out.append((pyr[low.bit_length() - 1], "pyramid"))
-            free ^= low
+    def _reserve_tops(self, out: list[tuple[int, str]]) -> None:
         for pile in self.reserves:
             if pile:
                 out.append((pile[-1], "reserve"))
-        for pile in self.wastes:
-            if pile:
-                out.append((pile[-1], "waste"))
-        for card in self.cells:
-            if card >= 0:
-                out.append((card, "cell"))
-        if self.rules.stock_top_available and self.stock:
-            out.append((self.stock[-1], "stock"))
-        return out
 
     def removals(self) -> list[FastMove]:
         """The legal removals: Kings alone, pairs of available cards in pairing zones, and
@@ -603,17 +588,6 @@ class FamilyGame(FastGame):
 
     def _cover_masks(self) -> Sequence[int]:
         return self._covered_mask
-
-    def _redeal(self) -> None:
-        if self.rules.redeal_order == "by-pile":  # waste 1, then 2, ... each turned over
-            cards = [c for pile in reversed(self.wastes) for c in pile]
-        else:
-            cards = sorted((c for pile in self.wastes for c in pile), key=self.drawn_at.__getitem__)
-        self.stock = cards[::-1]
-        for pile in self.wastes:
-            pile.clear()
-        self.pass_number += 1
-        self.pass_removed = False
 
     def _take(self, card: int) -> None:
         p = self.pos_of[card]

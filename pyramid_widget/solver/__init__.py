@@ -139,7 +139,14 @@ def solve(
     if not isinstance(game, Game):
         raise TypeError(f"solve() needs a pyramid_widget Game, got {type(game).__name__}")
     _check_limits(max_nodes, max_seconds)
-    if not fits_classic(game.rules):
+    started = time.perf_counter()
+    if game.status is Status.WON:
+        solution = Solution(Verdict.WINNABLE, [], 0, time.perf_counter() - started, True)
+    elif game.status is Status.LOST:
+        solution = Solution(Verdict.UNWINNABLE, [], 0, time.perf_counter() - started, shortest)
+    elif max_nodes == 0:
+        solution = Solution(Verdict.UNKNOWN, [], 0, time.perf_counter() - started)
+    elif not fits_classic(game.rules):
         solution = _solve_general(game, shortest, max_nodes, max_seconds)
     else:
         solution = _solve_classic(game, shortest, max_nodes, max_seconds)
@@ -151,14 +158,9 @@ def solve(
 def _solve_classic(
     game: Game, shortest: bool, max_nodes: int | None, max_seconds: float | None
 ) -> Solution:
-    """:func:`solve` for the rule sets of the classic shape (the seven presets' searches)."""
+    """:func:`solve` for the rule sets of the classic shape (the seven presets' searches),
+    from a position in play."""
     started = time.perf_counter()
-    if game.status is Status.WON:
-        return Solution(Verdict.WINNABLE, [], 0, time.perf_counter() - started, True)
-    if game.status is Status.LOST:
-        return Solution(Verdict.UNWINNABLE, [], 0, time.perf_counter() - started, shortest)
-    if max_nodes == 0:
-        return Solution(Verdict.UNKNOWN, [], 0, time.perf_counter() - started)
     model = Model.from_game(game)
     budget = Budget(max_nodes, max_seconds, started)
     with collector_paused():
@@ -190,14 +192,9 @@ def _solve_classic(
 def _solve_general(
     game: Game, shortest: bool, max_nodes: int | None, max_seconds: float | None
 ) -> Solution:
-    """:func:`solve` for the rest of the family (:mod:`pyramid_widget.solver.general`)."""
+    """:func:`solve` for the rest of the family (:mod:`pyramid_widget.solver.general`), from
+    a position in play."""
     started = time.perf_counter()
-    if game.status is Status.WON:
-        return Solution(Verdict.WINNABLE, [], 0, time.perf_counter() - started, True)
-    if game.status is Status.LOST:
-        return Solution(Verdict.UNWINNABLE, [], 0, time.perf_counter() - started, shortest)
-    if max_nodes == 0:
-        return Solution(Verdict.UNKNOWN, [], 0, time.perf_counter() - started)
     budget = Budget(max_nodes, max_seconds, started)
     verdict = {True: Verdict.WINNABLE, False: Verdict.UNWINNABLE, None: Verdict.UNKNOWN}
     with collector_paused():

@@ -42,6 +42,7 @@ from pyramid_widget.engine.cards import KING, Card, make_card, rank
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Position
 from pyramid_widget.engine.rules import RuleSet
+from pyramid_widget.solver.model import _place  # the augmenting-path step of a matching
 from pyramid_widget.solver.search import CHECK_EVERY, Budget, OutOfBudget, Result
 
 if TYPE_CHECKING:
@@ -396,23 +397,6 @@ def _matching(want: int, needs: list[int], alive: int) -> bool:
             return False
         taken = sum(owner)
     return True
-
-
-def _place(q: int, tried: int, needs: list[int], alive: int, owner: dict[int, int]) -> int:
-    options = needs[q] & alive & ~tried
-    while options:
-        low = options & -options
-        options ^= low
-        tried |= low
-        holder = owner.get(low)
-        if holder is None:
-            owner[low] = q
-            return tried
-        again = _place(holder, tried, needs, alive, owner)
-        if again >= 0:
-            owner[low] = q
-            return again
-    return -1
 
 
 # -- the move generator ------------------------------------------------------------------

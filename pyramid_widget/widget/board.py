@@ -20,6 +20,7 @@ be played. Nothing here changes a game.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.cards import Card, card_long_name, card_str, copy_of, rank
@@ -71,7 +72,7 @@ class _View:
         return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def _names(cards: tuple[Card, ...] | list[Card]) -> str:
+def _names(cards: Sequence[Card]) -> str:
     words = [card_long_name(c) for c in cards]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
@@ -138,41 +139,40 @@ def _pyramid_cards(game: Game, available: set[Card], view: _View) -> list[CardEn
     return out
 
 
-def _reserve_cards(game: Game, available: set[Card]) -> list[CardEntry]:
+def _pile_cards(
+    piles: Sequence[Sequence[Card]],
+    zone: str,
+    wheres: Sequence[str],
+    shown: int,
+    available: set[Card],
+) -> list[CardEntry]:
+    """The top ``shown`` cards of each pile (reserve or waste), top first, with their names."""
     out = []
-    for i, pile in enumerate(game.reserves):
-        where = f"reserve pile {i + 1}"
-        for depth, card in enumerate(reversed(pile[-RESERVE_SHOWN:])):
+    for i, pile in enumerate(piles):
+        where = wheres[i]
+        for depth, card in enumerate(reversed(pile[-shown:])):
             if depth == 0:
                 state = "available" if card in available else "not available"
                 label = f"{card_long_name(card)}, top of {where}, {state}"
             else:
                 label = f"{card_long_name(card)}, in {where} under {_names(pile[-depth:][::-1])}"
-            entry = _entry(card, "reserve", i, depth == 0 and card in available, label)
+            entry = _entry(card, zone, i, depth == 0 and card in available, label)
             entry["depth"] = depth
             if depth:
                 entry["covered_by"] = [card_str(c) for c in pile[-depth:]]
             out.append(entry)
     return out
+
+
+def _reserve_cards(game: Game, available: set[Card]) -> list[CardEntry]:
+    wheres = [f"reserve pile {i + 1}" for i in range(len(game.reserves))]
+    return _pile_cards(game.reserves, "reserve", wheres, RESERVE_SHOWN, available)
 
 
 def _waste_cards(game: Game, available: set[Card]) -> list[CardEntry]:
-    out = []
     several = len(game.wastes) > 1
-    for i, pile in enumerate(game.wastes):
-        where = f"waste {i + 1}" if several else "the waste"
-        for depth, card in enumerate(reversed(pile[-WASTE_SHOWN:])):
-            if depth == 0:
-                state = "available" if card in available else "not available"
-                label = f"{card_long_name(card)}, top of {where}, {state}"
-            else:
-                label = f"{card_long_name(card)}, in {where} under {_names(pile[-depth:][::-1])}"
-            entry = _entry(card, "waste", i, depth == 0 and card in available, label)
-            entry["depth"] = depth
-            if depth:
-                entry["covered_by"] = [card_str(c) for c in pile[-depth:]]
-            out.append(entry)
-    return out
+    wheres = [f"waste {i + 1}" if several else "the waste" for i in range(len(game.wastes))]
+    return _pile_cards(game.wastes, "waste", wheres, WASTE_SHOWN, available)
 
 
 def _other_cards(game: Game, available: set[Card]) -> list[CardEntry]:
