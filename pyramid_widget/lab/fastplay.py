@@ -149,6 +149,8 @@ class FastGame:
         "stock",
         "wastes",
     )
+    #: The cards of the deck(s); :class:`FamilyGame` keeps its own (104 with two decks).
+    _deck = 52
 
     def __new__(cls, rules: RuleSet | None = None, deal: Sequence[int] = ()) -> FastGame:
         """A rule set of the classic shape plays on this class; any other (a new layout,
@@ -405,7 +407,7 @@ class FastGame:
     def _judge(self) -> None:
         rules = self.rules
         if rules.win == "all":
-            if self.discarded == 52:
+            if self.discarded == self._deck:
                 self.status = WON
                 return
         elif not self.mask and not any(c >= 0 and self.origin >> c & 1 for c in self.cells):
@@ -625,22 +627,6 @@ class FamilyGame(FastGame):
             if mask >> q & 1 and not mask & covered[q] and not self.free >> q & 1:
                 self.free |= 1 << q
                 prank[RANK_OF[pyr[q]]] += 1
-
-    def _judge(self) -> None:
-        rules = self.rules
-        if rules.win == "all":
-            if self.discarded == self._deck:
-                self.status = WON
-                return
-        elif not self.mask and not any(c >= 0 and self.origin >> c & 1 for c in self.cells):
-            self.status = WON
-            return
-        if self.stock:
-            return
-        stalled = rules.stall_rule and not self.pass_removed
-        stuck = stalled or not (self.can_redeal() or self._cell_move_exists())
-        if stuck and not self.removals():
-            self.status = LOST
 
     def __repr__(self) -> str:
         state = ("playing", "won", "lost")[self.status]
