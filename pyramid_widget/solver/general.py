@@ -892,13 +892,198 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     return check
 
 
+# -- the waste-stack relaxation (last pass) ------------------------------------------------
+
+WASTE_STACK_STEPS = 1000
+"""Relaxed positions one question to :func:`waste_stack` may search before it gives up
+(then it proves nothing for that position)."""
+
+
+def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
+    """A test of positions on the last pass: whether the game can be won when the *stock*
+    cards may be played at any time (a count per value) but the tableau keeps its covering
+    and the waste its order (rule ``g-waste-stack``); ``None`` when the rule does not apply.
+
+    The relaxed game: the waste as it is now is a stack (only its top plays; under the
+    waste pair the top may also go with the card beneath it); a *pool* card (one of the
+    stock) pairs with an uncovered tableau card where the waste or the stock top pairs with
+    the tableau, with the waste top where a drawn card could meet it (the waste pair, or
+    the stock top with the waste top), and with another pool card likewise (settled at the
+    end by counts, as in :func:`free_pool`); Kings that go alone go alone.
+
+    Soundness (no redeal left, one waste pile, no reserve, no free cell): take a winning
+    line. A card drawn from the stock from now on lands on the waste *above* every card
+    there now, so a card of today's waste leaves only once every card of today's waste
+    above it is gone (or with the one above it, under the waste pair), which is the relaxed
+    stack's order; a drawn card, while it plays, is a pool card: it meets an uncovered
+    tableau card, today's waste top (lying directly on it or as stock top against waste
+    top), or another drawn card, each allowed for pool cards just where the real game
+    allows it. The tableau's covering is the real one. So the line's removals, in the same
+    order, are a relaxed win (pool pairs left to the end), and no relaxed win means no win.
+    The relaxation gives up (proving nothing) past :data:`WASTE_STACK_STEPS` positions a
+    question, and where pool cards would have to pair in a component of more than two
+    values.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("thirteen", pyramid=[None] * 26 + ["5H", "8C"], stock=[],
+    ...     wastes=[["8D", "5S", "9S"]])
+    >>> check = waste_stack(GeneralModel.from_game(g))
+    >>> check is not None and check(GeneralModel.from_game(g).root)
+    False
+    """
+    rules, cards = model.rules, model.cards
+    if (
+        model.passes is None
+        or model.cells_n
+        or model.reserve_piles
+        or model.piles_n != 1
+        or model.deck_hi == model.deck_lo
+        or model.root[3]
+    ):
+        return None
+    n = model.tableau
+    table = [
+        [rules.pairs(make_card(a, 0), make_card(b, 1)) if a and b else False for b in range(14)]
+        for a in range(14)
+    ]
+    mates = [[b for b in range(1, 14) if table[a][b]] for a in range(14)]
+    z = model.zok
+    stock_top = model.stock_top
+    tab_tab = z[0][0]
+    tab_waste = z[0][2]
+    pool_tab = z[0][2] or (stock_top and z[0][3])
+    pool_waste = model.waste_pair or (stock_top and z[2][3])
+    waste_pair = model.waste_pair
+    lone_king = rules.kings_alone
+    win_all = rules.win == "all"
+    overlap = model.overlap
+    cover = model.cover_mask
+    value = [rank(c) if c >= 0 else 0 for c in cards]
+    deck_all = model.deck_all
+    seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    won: set[tuple[int, int, tuple[int, ...]]] = set()
+    unc_cache: dict[int, list[int]] = {}
+    spent = [0]
+
+    def pool_clears(cnt: list[int]) -> bool:
+        for v in range(1, 14):
+            c = cnt[v]
+            if not c or (v == KING and lone_king):
+                continue
+            if not pool_waste:
+                return False
+            ms = mates[v]
+            if ms == [v]:
+                if c % 2:
+                    return False
+            elif len(ms) == 1 and mates[ms[0]] == [v] and not (lone_king and KING in (v, ms[0])):
+                if cnt[ms[0]] != c:
+                    return False
+            else:
+                raise _GiveUp
+        return True
+
+    def wins(tab: int, waste: int, cnt: list[int]) -> bool:
+        if not tab and (not win_all or (not waste and pool_clears(cnt))):
+            return True
+        key = (tab, waste, tuple(cnt))
+        if key in seen:
+            return False
+        if key in won:
+            return True
+        spent[0] += 1
+        if spent[0] > WASTE_STACK_STEPS:
+            raise _GiveUp
+        top = 1 << (waste.bit_length() - 1) if waste else 0
+        below = waste ^ top
+        under = 1 << (below.bit_length() - 1) if below else 0
+        tv = value[top.bit_length() - 1] if top else 0
+        unc = unc_cache.get(tab)
+        if unc is None:
+            unc = unc_cache[tab] = list(_bits(model.uncovered(tab)))
+        if lone_king:  # a King that goes alone goes at once (it pairs with nothing it needs)
+            for p in unc:
+                if value[p] == KING and not mates[KING]:
+                    return _remember(wins(tab & ~(1 << p), waste, cnt), key)
+            if tv == KING and not mates[KING]:
+                return _remember(wins(tab, below, cnt), key)
+        for i, p in enumerate(unc):
+            v = value[p]
+            if lone_king and v == KING and wins(tab & ~(1 << p), waste, cnt):
+                return _remember(True, key)
+            if tab_waste and top and table[v][tv] and wins(tab & ~(1 << p), below, cnt):
+                return _remember(True, key)
+            if tab_tab:
+                for q in unc[i + 1 :]:
+                    if table[v][value[q]] and wins(tab & ~(1 << p | 1 << q), waste, cnt):
+                        return _remember(True, key)
+            if pool_tab:
+                for w in mates[v]:
+                    if cnt[w]:
+                        cnt[w] -= 1
+                        ok = wins(tab & ~(1 << p), waste, cnt)
+                        cnt[w] += 1
+                        if ok:
+                            return _remember(True, key)
+        if top:
+            if lone_king and tv == KING and wins(tab, below, cnt):
+                return _remember(True, key)
+            pair_below = waste_pair and under and table[tv][value[under.bit_length() - 1]]
+            if pair_below and wins(tab, below ^ under, cnt):
+                return _remember(True, key)
+            if pool_waste:
+                for w in mates[tv]:
+                    if cnt[w]:
+                        cnt[w] -= 1
+                        ok = wins(tab, below, cnt)
+                        cnt[w] += 1
+                        if ok:
+                            return _remember(True, key)
+        if overlap:
+            for p in _bits(tab):
+                covering = tab & cover[p]
+                if covering and not covering & (covering - 1):
+                    q = covering.bit_length() - 1
+                    if (
+                        not tab & cover[q]
+                        and table[value[p]][value[q]]
+                        and wins(tab & ~(1 << p | 1 << q), waste, cnt)
+                    ):
+                        return _remember(True, key)
+        seen.add(key)
+        return False
+
+    def _remember(ok: bool, key: tuple[int, int, tuple[int, ...]]) -> bool:
+        (won if ok else seen).add(key)
+        return ok
+
+    def check(state: State) -> bool:
+        board, lo, _piles, _cells, pno, _flag = state
+        if pno < model.passes:  # type: ignore[operator]
+            return True
+        waste = board & deck_all & ((1 << lo) - 1)
+        if not waste:
+            return True
+        cnt = [0] * 14
+        for s in _bits(board >> lo << lo):
+            cnt[value[s]] += 1
+        spent[0] = 0
+        try:
+            return wins(board & ((1 << n) - 1), waste, cnt)
+        except (_GiveUp, RecursionError):
+            return True
+
+    return check
+
+
 # -- the searches ------------------------------------------------------------------------
 
 
 def decide(model: GeneralModel, budget: Budget) -> Result:
     """Decide whether the root can be won; a winning line if so.
 
-    The dead-end tests at the root first (rules ``g-reach``, ``g-hall``, ``g-free-pool``),
+    The dead-end tests at the root first (rules ``g-reach``, ``g-hall``, ``g-free-pool``,
+    ``g-waste-stack``),
     then for two decks a few short searches with the moves in shuffled orders (fixed seeds,
     so the answer is reproducible), each stopped after :data:`RESTART_NODES` positions: with
     59 cards to deal three times an early choice can cost a search that never ends where
@@ -911,7 +1096,8 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
     if model.is_dead(root):
         return Result(False, [], 1)
     relaxed = free_pool(model)
-    if not relaxed(root):
+    stacked = waste_stack(model)
+    if not relaxed(root) or (stacked is not None and not stacked(root)):
         return Result(False, [], 1)
     if budget.node_limit < 1:
         budget.out = True
@@ -920,11 +1106,12 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
     nodes = 0
     if model.rules.decks > 1:
         for seed in range(RESTARTS):
-            result = _dive(model, gen, relaxed, budget, nodes, RESTART_NODES, random.Random(seed))
+            rng = random.Random(seed)
+            result = _dive(model, gen, relaxed, stacked, budget, nodes, RESTART_NODES, rng)
             nodes = result.nodes
             if result.found is not None or budget.out:
                 return result
-    return _dive(model, gen, relaxed, budget, nodes, None, None)
+    return _dive(model, gen, relaxed, stacked, budget, nodes, None, None)
 
 
 RESTARTS = 24
@@ -937,6 +1124,7 @@ def _dive(
     model: GeneralModel,
     gen: Generator,
     relaxed: Callable[[State], bool],
+    stacked: Callable[[State], bool] | None,
     budget: Budget,
     done: int,
     cap: int | None,
@@ -944,7 +1132,9 @@ def _dive(
 ) -> Result:
     """One depth-first search with a transposition table (an earlier pass dominates a later
     one: rule ``transposition``); ``found`` is ``None`` when the budget or ``cap`` ran out.
-    ``done`` positions were counted before; ``rng`` shuffles the moves."""
+    ``done`` positions were counted before; ``rng`` shuffles the moves. ``relaxed`` (rule
+    ``g-free-pool``) is asked after each tableau removal, ``stacked`` (rule
+    ``g-waste-stack``, where it applies) at every position."""
     root = model.root
     expand, is_win, dead = gen.expand, model.is_win, gen.dead
     if rng is not None:
@@ -983,6 +1173,8 @@ def _dive(
                 continue
             best[key] = pno
             if bits and (dead(nxt, bits) or (bits & tab_all and not relaxed(nxt))):
+                continue
+            if stacked is not None and not stacked(nxt):
                 continue
             if nodes >= limit:
                 raise OutOfBudget

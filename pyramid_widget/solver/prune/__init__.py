@@ -300,6 +300,16 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         (_S + "general.free_pool", _S + "general.free_pool_wins", _S + "general.decide"),
     ),
     PruningRule(
+        "g-waste-stack",
+        "If the game cannot be won when the stock cards may be played at any time (a count "
+        "per value) but the tableau keeps its covering and the waste its order, it cannot "
+        "be won at all.",
+        "The general search on the last pass: one waste pile, no reserve, no free cell; "
+        "components of at most two values when pool cards pair among themselves; checked "
+        "at every position.",
+        (_S + "general.waste_stack", _S + "general.decide", _S + "general._dive"),
+    ),
+    PruningRule(
         "g-bound",
         "A* bound of the general search: each move removes at most two cards that must go, a "
         "lone King one.",

@@ -1,0 +1,137 @@
+"""Rule ``g-waste-stack`` of the general search against the plain exhaustive search.
+
+The relaxation keeps the tableau's covering and the waste's order and frees the stock, so
+it says most on the last pass with a deep waste: the positions here are small tableau
+patches with three to six waste cards and a short stock, on the last pass, for every
+shape the rule applies to (draw one or three, the waste pair, the stock top, overlap
+discards, a pyramid-only or an all-cards win, the inverted triangle). A position the rule
+calls lost must be lost for the reference search (:func:`tests.solver.test_exhaustive.
+reference`); the rule must fire often enough for that to mean something; and the whole
+general search, with the rule on, must agree with the reference everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid_widget import Game, RuleSet, get_rules
+from pyramid_widget.solver.general import GeneralModel, decide, waste_stack
+from pyramid_widget.solver.search import Budget
+from tests.solver.test_exhaustive import reference
+
+RULES: dict[str, tuple[RuleSet, int]] = {
+    "thirteen": (get_rules("thirteen"), 1),
+    "thirteen-pyramid": (get_rules("thirteen").replace(name="thirteen-pyramid", win="pyramid"), 1),
+    "thirteen-draw-three": (
+        get_rules("thirteen").replace(name="thirteen-draw-three", draw_count=3, passes=2),
+        2,
+    ),
+    "traditional": (get_rules("traditional"), 1),
+    "traditional-pyramid": (
+        get_rules("traditional").replace(name="traditional-pyramid", win="pyramid"),
+        1,
+    ),
+    "triangle-last-pass": (get_rules("triangle"), 3),
+    "tuts-one-pass": (
+        get_rules("tuts_tomb").replace(name="tuts-one-pass", passes=1, stall_rule=False),
+        1,
+    ),
+    "tuts-all-one-pass": (
+        get_rules("tuts_tomb").replace(
+            name="tuts-all-one-pass", passes=1, stall_rule=False, win="all", draw_count=1
+        ),
+        1,
+    ),
+    "king-tut-one-pass": (
+        get_rules("king_tut").replace(name="king-tut-one-pass", passes=1, stall_rule=False),
+        1,
+    ),
+}
+"""Rule sets the rule applies to, with the pass the positions are in (the last)."""
+
+
+def stack_position(rules: RuleSet, last_pass: int, seed: int) -> Game:
+    """A small position of ``rules`` on its last pass: a patch of two to five tableau cards
+    covering each other, three to six waste cards (partners of tableau cards and of each
+    other among them) and up to four stock cards."""
+    rng = random.Random(seed)
+    deck = list(range(rules.deck_size))
+    rng.shuffle(deck)
+    layout = rules.layout
+    covers = [
+        [q for q in range(layout.size) if p in layout.covered_by[q]] for p in range(layout.size)
+    ]
+    chosen = {rng.choice(layout.bottom)}
+    for _ in range(rng.randint(1, 4)):
+        p = rng.choice(sorted(chosen))
+        options = covers[p] if covers[p] and rng.random() < 0.7 else range(layout.size)
+        chosen.add(rng.choice(list(options)))
+    tableau: list[int | None] = [None] * layout.size
+    for p in chosen:
+        tableau[p] = deck.pop()
+    loose: list[int] = []
+    for card in [c for c in tableau if c is not None]:
+        mates = [c for c in deck if rules.pairs(card, c)]
+        if mates and rng.random() < 0.9:
+            loose.append(mates[0])
+            deck.remove(mates[0])
+    while len(loose) < 5:
+        card = deck.pop()
+        loose.append(card)
+        mates = [c for c in deck if rules.pairs(card, c)]
+        if mates and rng.random() < 0.6:
+            loose.append(mates[0])
+            deck.remove(mates[0])
+    rng.shuffle(loose)
+    cut = rng.randint(3, min(6, len(loose)))
+    waste, stock = loose[:cut], loose[cut : cut + 4]
+    return Game.from_position(
+        rules, pyramid=tableau, stock=stock, wastes=[waste], pass_number=last_pass
+    )
+
+
+SEEDS = range(60)
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_a_position_the_waste_stack_calls_lost_is_lost(name: str) -> None:
+    rules, last_pass = RULES[name]
+    fired = 0
+    for seed in SEEDS:
+        game = stack_position(rules, last_pass, seed)
+        model = GeneralModel.from_game(game)
+        check = waste_stack(model)
+        assert check is not None, name
+        if not check(model.root):
+            fired += 1
+            assert reference(game) is None, (name, seed, str(game))
+    assert fired >= 5, (name, fired)
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_the_general_search_with_the_waste_stack_agrees_with_plain_search(name: str) -> None:
+    rules, last_pass = RULES[name]
+    verdicts = set()
+    for seed in SEEDS:
+        game = stack_position(rules, last_pass, seed)
+        truth = reference(game)
+        result = decide(GeneralModel.from_game(game), Budget(None, None))
+        assert result.found is (truth is not None), (name, seed, str(game), truth)
+        verdicts.add(result.found)
+        if result.found:
+            replay = game.copy()
+            for move in result.line:
+                replay.play(move)
+            assert replay.status.value == "won", (name, seed)
+    assert verdicts == {True, False}, (name, verdicts)
+
+
+def test_the_waste_stack_does_not_apply_with_redeals_left_or_several_piles() -> None:
+    assert waste_stack(GeneralModel.from_game(Game("tuts_tomb", deal=0))) is None
+    assert waste_stack(GeneralModel.from_game(Game("eleven_triangle", deal=0))) is None
+    assert waste_stack(GeneralModel.from_game(Game("giza", deal=0))) is None
+    model = GeneralModel.from_game(Game("triangle", deal=0))
+    check = waste_stack(model)
+    assert check is not None and check(model.root)  # first pass of three: no verdict
