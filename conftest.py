@@ -19,9 +19,33 @@ collect_ignore = [
 def pytest_addoption(parser: pytest.Parser) -> None:
     """``--every-way``: the hand-played JupyterLab games play each preset's win and loss by
     mouse and by keyboard (28 games) instead of one hand each (14; see
-    ``tests/widget/test_play_every_preset_lab.py``)."""
+    ``tests/widget/test_play_every_preset_lab.py``). ``--thorough``: the random-position
+    agreement checks take all their seeds instead of the quick tier's prefix."""
     parser.addoption(
         "--every-way",
         action="store_true",
         help="play every preset's win and loss by both mouse and keyboard in real JupyterLab",
     )
+    parser.addoption(
+        "--thorough",
+        action="store_true",
+        help="the random-position agreement checks take all their seeds (tests/support/tier.py)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tell ``tests/support/tier.py`` which tier runs, before test modules are collected."""
+    from tests.support import tier
+
+    tier.THOROUGH = bool(config.getoption("thorough"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` (long statistical checks whose quick versions run anyway)
+    belong to ``--thorough``; the quick tier deselects them, and pytest reports how many."""
+    if config.getoption("thorough"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]

@@ -14,6 +14,7 @@ from pyramid_widget.lab.fastplay import FastGame
 from pyramid_widget.lab.spiel import DRAW_ACTION, REDEAL_ACTION, fast_move_to_action
 from pyramid_widget.lab.stats_ci import wilson
 from tests.support.optional import need
+from tests.support.tier import sized
 
 gym = need("gymnasium")
 env_checker = need("gymnasium.utils.env_checker")
@@ -72,9 +73,9 @@ def test_the_winning_move_earns_the_bonus() -> None:
 
 
 def test_random_agent_reproduces_the_random_strategy() -> None:
-    """1,000 masked-random Gymnasium episodes win as often as the lab's ``random`` strategy
-    (both pick uniformly among the legal moves)."""
-    games = 1000
+    """400 masked-random Gymnasium episodes (1,000 with ``--thorough``) win as often as the
+    lab's ``random`` strategy (both pick uniformly among the legal moves)."""
+    games = sized(1000, quick=400)
     reference = run_experiment("easy", ["random"], games=games, seed=5, jobs=1, progress=False)
     expected = reference.summary(confidence=0.999)[0]
     env = make("easy")

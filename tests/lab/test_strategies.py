@@ -22,6 +22,7 @@ from pyramid_widget.lab.strategies import (
     play_game,
 )
 from pyramid_widget.solver import solve
+from tests.support.tier import sized
 
 STATUS = {PLAYING: "playing", WON: "won", LOST: "lost"}
 
@@ -55,9 +56,10 @@ def _rules(name: str) -> RuleSet:
 
 @pytest.mark.parametrize("rules", FAMILY)
 def test_fast_engine_has_the_engines_legal_moves_and_status(rules: str) -> None:
-    """Random walks through 25 deals: at every step the same legal moves and status."""
+    """Random walks through 10 deals (25 with ``--thorough``): at every step the same legal
+    moves and status."""
     rule_set = _rules(rules)
-    for deal in range(25):
+    for deal in range(sized(25, quick=10)):
         game, fg, rng = (
             Game(rule_set, deal),
             FastGame(rule_set, deal_from_number(deal, rule_set.decks)),
@@ -77,8 +79,9 @@ def test_fast_engine_has_the_engines_legal_moves_and_status(rules: str) -> None:
 @pytest.mark.parametrize("rules", FAMILY)
 @pytest.mark.parametrize("strategy", ["random", "greedy"])
 def test_fast_path_and_engine_path_play_identical_games(rules: str, strategy: str) -> None:
+    """Deals 0-7 (0-19 with ``--thorough``) played on both paths move for move."""
     rule_set = _rules(rules)
-    for deal in range(20):
+    for deal in range(sized(20, quick=8)):
         fast = play_game(strategy, rule_set, deal, random.Random(deal), record=True)
         plain = play_game(strategy, rule_set, deal, random.Random(deal), record=True, fast=False)
         assert fast.history == plain.history, (rules, strategy, deal)

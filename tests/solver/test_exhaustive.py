@@ -4,7 +4,9 @@ The reference below knows nothing of the solver's encoding, macro moves or pruni
 plays engine moves on engine ``Game`` copies, breadth first, and remembers positions by what
 the engine shows (pyramid, stock, waste piles, cells, pass, and whether the pass removed
 anything). It is exhaustive, so its verdict is the truth and its depth the fewest moves.
-The larger sample (60 more positions per rule set) is ``benchmarks/bench_agreement.py``.
+``make test`` checks the first 12 (decision) and 10 (shortest) seeds of each rule set,
+``pytest --thorough`` all 25 and 15; the larger sample (60 more positions per rule set) is
+``benchmarks/bench_agreement.py``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 from pyramid_widget import PRESETS, Game, RuleSet, get_rules
 from pyramid_widget.solver import Verdict, solve
 from pyramid_widget.solver.general import fits_classic
+from tests.support.tier import seeds
 
 Key = tuple[object, ...]
 
@@ -115,7 +118,7 @@ def _check(game: Game, shortest: bool) -> None:
 def test_decision_agrees_with_plain_search(name: str) -> None:
     rules = RULES[name]
     verdicts = set()
-    for seed in range(25):
+    for seed in seeds(range(25), quick=12):
         game = small_position(rules, seed)
         _check(game, shortest=False)
         verdicts.add(solve(game).verdict)
@@ -125,5 +128,5 @@ def test_decision_agrees_with_plain_search(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_shortest_matches_plain_search(name: str) -> None:
     rules = RULES[name]
-    for seed in range(100, 115):
+    for seed in seeds(range(100, 115), quick=10):
         _check(small_position(rules, seed), shortest=True)

@@ -16,6 +16,7 @@ from pyramid_widget.solver.moves import expand
 from pyramid_widget.solver.prune.piles import PileCheck, applies
 from pyramid_widget.solver.prune.relax import FreeStock
 from tests.solver.test_exhaustive import reference
+from tests.support.tier import seeds
 
 ONE_PASS_PILES = get_rules("medium").replace(
     name="one-pass-piles", waste_piles=2, draw_count=2, passes=1
@@ -195,7 +196,7 @@ def small_pile_position(rules: RuleSet, seed: int) -> Game:
 def test_agrees_with_plain_search_on_stacked_piles(rules: str) -> None:
     ruleset = ONE_PASS_PILES if rules == "one-pass-piles" else get_rules(rules)
     verdicts = set()
-    for seed in range(40):
+    for seed in seeds(range(40), quick=20):
         game = small_pile_position(ruleset, seed)
         if game.is_over:
             continue
@@ -285,8 +286,9 @@ def test_a_cell_move_goes_with_a_move_it_makes_possible() -> None:
 
 
 def test_cell_steps_agree_with_plain_search() -> None:
-    # Rule cell-follow-up on more small stacked egypt positions than the test above.
-    for seed in range(100, 160):
+    # Rule cell-follow-up on more small stacked egypt positions than the test above (the
+    # quick tier takes 20 of the 60 seeds; pytest --thorough all).
+    for seed in seeds(range(100, 160), quick=20):
         game = small_pile_position(get_rules("egypt"), seed)
         if not game.is_over:
             check_against_plain_search(game)

@@ -18,6 +18,7 @@ from pyramid_widget.solver.macro import buried
 from pyramid_widget.solver.model import Model, needs_mask
 from pyramid_widget.solver.moves import dead_after, expand
 from pyramid_widget.solver.search import collector_paused
+from tests.support.tier import sized
 
 SUM13 = ["easy", "medium", "hard", "relaxed", "apophis"]
 
@@ -326,7 +327,7 @@ def test_a_search_leaves_no_cyclic_garbage(rules: str) -> None:
     gc.collect()
     gc.disable()
     try:
-        for deal in range(3):
+        for deal in range(sized(3, quick=1)):
             solve(Game(rules, deal=deal), shortest=True, max_nodes=3_000)
         assert gc.collect() == 0
     finally:

@@ -6,10 +6,13 @@ clicks on cards and on the deck, or Tab into the board, arrow keys to the card, 
 The winning line is the solver's; the losing one is the engine's rule of thumb (greedy) on a
 deal it loses, both worked out in this process and replayed by hand on the board.
 
-The suite plays each preset's win with one hand (:data:`HANDS`: four by mouse, three by
-keyboard) and two losses, one by each hand (:data:`LOSSES`): 9 games, so every preset is won
-and each hand both wins and loses within the suite's 12-minute budget. ``pytest --every-way``
-plays all 28 (each end of each preset by each hand), as issue 15 first did.
+``make test`` plays five games (:data:`QUICK`): three wins by mouse (``hard``'s one pass,
+``egypt``'s cell and three waste piles, and so every kind of click), one by keyboard
+(``cheops``'s adjacent ranks), and two losses, one by each hand (``easy``'s stall rule by
+keyboard, ``medium``'s last pass by mouse), so each hand both wins and loses within the
+suite's 12-minute budget. ``pytest --thorough`` plays every preset's win with its hand of
+:data:`HANDS` and the two losses (9 games); ``pytest --every-way`` all 28 (each end of each
+preset by each hand), as issue 15 first did.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pyramid_widget import Game
 from pyramid_widget.engine.hints import hint
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.lines import checked_solve
+from tests.support import tier
 from tests.support.browser import JupyterLab, LabPage, chromium_page, screenshot
 
 # One xdist group: the 14 games run on one worker and its one JupyterLab (about 4 minutes).
@@ -81,14 +85,24 @@ HANDS = {
 LOSSES = ("easy", "medium")
 
 
-def games(every_way: bool) -> list[tuple[str, str, str]]:
-    """The (preset, end, hand) games to play: every win and two losses, or all four ends and
-    hands of every preset with ``every_way``.
+#: The quick tier's games (``make test``): see the module's docstring.
+QUICK = (
+    ("easy", "loss", "keys"),
+    ("medium", "loss", "mouse"),
+    ("hard", "win", "mouse"),
+    ("cheops", "win", "keys"),
+    ("egypt", "win", "mouse"),
+)
+
+
+def games(every_way: bool, thorough: bool = True) -> list[tuple[str, str, str]]:
+    """The (preset, end, hand) games to play: every win and two losses (``thorough``), all
+    four ends and hands of every preset (``every_way``), else the quick tier's five.
 
     >>> games(False)[:2]
     [('easy', 'win', 'mouse'), ('easy', 'loss', 'keys')]
-    >>> len(games(False)), len(games(True))
-    (9, 28)
+    >>> len(games(False, thorough=False)), len(games(False)), len(games(True))
+    (5, 9, 28)
     """
     other = {"mouse": "keys", "keys": "mouse"}
     chosen = []
@@ -99,12 +113,15 @@ def games(every_way: bool) -> list[tuple[str, str, str]]:
             chosen.append((preset, "loss", other[hand]))
         if every_way:
             chosen += [(preset, "win", other[hand]), (preset, "loss", hand)]
+    if not (every_way or thorough):
+        chosen = [game for game in chosen if game in QUICK]
     return chosen
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if {"preset", "end", "hand"} <= set(metafunc.fixturenames):
-        chosen = games(bool(metafunc.config.getoption("every_way")))
+        every_way = bool(metafunc.config.getoption("every_way"))
+        chosen = games(every_way, thorough=tier.THOROUGH)
         metafunc.parametrize(("preset", "end", "hand"), chosen, ids=["-".join(g) for g in chosen])
 
 
