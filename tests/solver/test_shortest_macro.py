@@ -21,6 +21,7 @@ from pyramid_widget.solver.shortest_macro import (
     extra_bound,
     macro_a_star,
 )
+from pyramid_widget.solver.shortest_moves import a_star
 from tests.solver.test_exhaustive import RULES, reference, small_position
 
 ONE_PILE = ["easy", "medium", "hard", "relaxed", "cheops", "unlimited", "stall-2", "cheops-kings"]
@@ -232,13 +233,26 @@ def _kings_position(rules: RuleSet, seed: int) -> Game:
     return Game.from_position(rules, pyramid=pyramid, stock=stock, wastes=wastes)
 
 
+def _fewest_moves(game: Game, passes: int) -> int | None:
+    """The fewest moves to a win: the plain breadth-first search with one pass, else the
+    move-by-move A* (:func:`~pyramid_widget.solver.shortest_moves.a_star`: no macro moves,
+    no King barriers, its own tests against the plain search), which agreed with the plain
+    search on all 60 positions of two and three passes here at a small part of its cost
+    (the plain search took 10-18 s for them)."""
+    if passes == 1:
+        return reference(game)
+    result = a_star(Model.from_game(game).for_shortest(), Budget(None, None))
+    assert result.found is not None
+    return len(result.line) if result.found else None
+
+
 @pytest.mark.parametrize("passes", [1, 2, 3])
 def test_stock_kings_never_drawn_keeps_lines_shortest(passes: int) -> None:
     rules = get_rules("relaxed").replace(name=f"relaxed-{passes}", passes=passes)
     fired = 0
     for seed in range(30):
         game = _kings_position(rules, seed)
-        truth = reference(game)
+        truth = _fewest_moves(game, passes)
         model = Model.from_game(game).for_shortest()
         result = macro_a_star(model, Budget(None, None))
         assert result.found is (truth is not None), (passes, seed, str(game))
