@@ -4,13 +4,12 @@ the Python side. Screenshots go to ``artifacts/``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import REPO, JupyterLab, LabPage, chromium_page, screenshot
+from tests.support.browser import JupyterLab, LabPage, chromium_page, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab, pytest.mark.xdist_group("browser")]
 
@@ -19,9 +18,9 @@ NOTEBOOKS = ["01_pairs_to_13.ipynb", "03_covered_cards.ipynb"]
 
 
 @pytest.fixture(scope="module")
-def lab() -> Iterator[JupyterLab]:
-    with JupyterLab([REPO / "notebooks" / name for name in NOTEBOOKS]) as server:
-        yield server
+def lab(jupyterlab: JupyterLab) -> JupyterLab:
+    """The session's JupyterLab (it serves a copy of every notebook): one server start fewer."""
+    return jupyterlab
 
 
 def open_lesson(page: Any, lab: JupyterLab, name: str) -> tuple[LabPage, Any]:

@@ -6,7 +6,6 @@ away, taken back with Undo). Screenshots go to ``artifacts/``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
@@ -18,7 +17,7 @@ from pyramid_widget.engine.moves import Move
 from pyramid_widget.lessons.builtin import LESSONS, Step
 from pyramid_widget.lessons.model import MISTAKE_KINDS
 from pyramid_widget.lessons.style import FEEDBACK_COLOURS
-from tests.support.browser import REPO, JupyterLab, LabPage, chromium_page, screenshot
+from tests.support.browser import JupyterLab, LabPage, chromium_page, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab, pytest.mark.xdist_group("browser")]
 
@@ -28,9 +27,9 @@ LAPTOP = (1366, 768)
 
 
 @pytest.fixture(scope="module")
-def lab() -> Iterator[JupyterLab]:
-    with JupyterLab([REPO / "notebooks" / NOTEBOOK], timeout=180) as server:
-        yield server
+def lab(jupyterlab: JupyterLab) -> JupyterLab:
+    """The session's JupyterLab (it serves a copy of every notebook): one server start fewer."""
+    return jupyterlab
 
 
 def open_lesson(page: Any, lab: JupyterLab) -> tuple[LabPage, Any]:
@@ -172,7 +171,6 @@ def touch(lesson: Any, card_id: str) -> None:
         card.click()
 
 
-@pytest.mark.slow
 def test_all_six_lessons_finished_by_clicking_with_mistakes(lab: JupyterLab, chromium: Any) -> None:
     with chromium_page(LAPTOP, browser=chromium) as page:
         nb, lesson = open_lesson(page, lab)
