@@ -50,7 +50,10 @@ Link = tuple[Key, int, int, int]
 """How a position was reached: the position before and the removal (a candidate)."""
 Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
 """The requirements of :meth:`Tables.extra` (see :meth:`Tables.groups`)."""
-Info = tuple[int, list[int], Groups | None, int, int, int]
+Covered = list[tuple[int, list[int]]]
+"""Per lonely pyramid card that lonely cards cover: its deck partners and theirs (see
+:meth:`Tables.covered`)."""
+Info = tuple[int, list[int], Groups | None, int, int, int, Covered]
 """What :meth:`Tables.pyramid` keeps per pyramid mask."""
 
 
@@ -321,7 +324,10 @@ class Tables:
         if info is None:
             info = self.cache[pyr] = self.pyramid(pyr)
         extra = self.extra(board, lo, pno, info)
-        return info[0] + (extra if extra > info[4] else info[4])
+        extra = extra if extra > info[4] else info[4]
+        if info[6] and extra < LOST:
+            extra += self.redrawn(board, lo, info[6])
+        return info[0] + extra
 
     def removals(self, board: int) -> int:
         """The removals still needed (:func:`pyramid_removals`), cached per pyramid."""
@@ -365,7 +371,42 @@ class Tables:
                 wanted.append((1, needs[slot] & deck))
         together = sum(best(pyr & m) for m in self.class_list)
         delta = together - self.joint.pairs(pyr) if together > 1 else 0
-        return removals, base, self.groups(wanted), lonely, delta, last_card(self.model, pyr)
+        last = last_card(self.model, pyr)
+        return removals, base, self.groups(wanted), lonely, delta, last, self.covered(lonely)
+
+    def covered(self, lonely: int) -> list[tuple[int, list[int]]]:
+        """For :meth:`redrawn`: each lonely pyramid card (see :meth:`pyramid`) that a lonely
+        card covers, as its deck partners and the deck partners of each lonely card
+        covering it (only where the stock top is available)."""
+        if not self.top:
+            return []
+        needs, chains = self.model.needs, self.model.chains
+        out = []
+        for p in slots_of(lonely):
+            above = [needs[c] & ~PYRAMID_ALL for c in slots_of(chains[p] & lonely)]
+            if above:
+                out.append((needs[p] & ~PYRAMID_ALL, above))
+        return out
+
+    @staticmethod
+    def redrawn(board: int, lo: int, covered: Covered) -> int:
+        """The lonely pyramid cards whose partner must be drawn before it is played: every
+        partner of the card and of some lonely card covering it is in the stock, and all
+        of the covering card's come after all of the card's (see :func:`extra_bound`,
+        "Drawn partners")."""
+        stock = board >> lo << lo
+        count = 0
+        for mine, above in covered:
+            mine &= board
+            if not mine or mine & ~stock:
+                continue
+            last = mine.bit_length()
+            for theirs in above:
+                theirs &= board
+                if theirs and not theirs & ~stock and (theirs & -theirs).bit_length() > last:
+                    count += 1
+                    break
+        return count
 
     @staticmethod
     def groups(wanted: list[tuple[int, int]]) -> Groups | None:
@@ -599,6 +640,17 @@ def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
     (:class:`~pyramid_widget.solver.bounds.PairTable` over the whole pyramid) can be below
     the sum of the class maxima by ``D``; the classes then take at least ``D`` moves beyond
     the removal bound, whatever the deck, and the extra moves are at least ``D``.
+
+    Drawn partners (where the stock top is available). Let a *lonely* pyramid card ``p``
+    (one no pyramid card can meet: every partner it can meet is a deck card) lie under a
+    lonely card ``c``, with every deck partner of both in the stock and all of ``c``'s after
+    all of ``p``'s. ``c`` goes before ``p``, with a partner the stock reaches only after
+    every partner of ``p`` has left the stock; the one ``p`` goes with left it by a draw
+    (not with ``p``, which was covered; not removed, since ``p`` still needs it), and that
+    draw is a move the prices above leave out (they let a card the allowance covers pass
+    for free, as if played from the stock top; a draw moves one card, so it is no move
+    counted for another card, and no removal). Each such ``p`` needs its own partner, so
+    each adds one (:meth:`Tables.redrawn`), on top of the rest and of ``D``.
 
     It is not always consistent (a removal can change which cards must be played), so the
     search re-opens positions; see :func:`macro_a_star`.
