@@ -6,7 +6,7 @@ The truth is :func:`tests.solver.test_exhaustive.reference` (engine moves on eng
 breadth first): every verdict must agree, every line replay to a win, and a line called
 shortest must have the reference's length. This is what checks the pruning rules of
 :mod:`pyramid_widget.solver.general` (``g-reach``, ``g-hall``, ``g-lone-first``,
-``g-forced-pair``) on each shape.
+``g-forced-pair``, ``g-cycle``; ``g-waste-stack`` has its own file) on each shape.
 """
 
 from __future__ import annotations
@@ -48,6 +48,23 @@ CUSTOM = {
     ),
     "overlap-stall-draw-one": get_rules("tuts_tomb").replace(
         name="overlap-stall-draw-one", draw_count=1
+    ),
+    # unlimited passes, the cycle walk of rule g-cycle: draw three (the light walk) with and
+    # without the stall rule, with every card to go; the full walk with the stock top, the
+    # waste pair, a reserve
+    "king-tut-no-stall": get_rules("king_tut").replace(name="king-tut-no-stall", stall_rule=False),
+    "king-tut-all": get_rules("king_tut").replace(name="king-tut-all", win="all"),
+    "cycle-stock-top": get_rules("traditional").replace(
+        name="cycle-stock-top", passes=None, draw_count=3
+    ),
+    "cycle-waste-pair": get_rules("thirteen").replace(name="cycle-waste-pair", passes=None),
+    "cycle-reserve": get_rules("giza").replace(
+        name="cycle-reserve",
+        reserve_piles=2,
+        reserve_depth=2,
+        passes=None,
+        draw_count=3,
+        pair_zones=get_rules("giza").pair_zones | {"pyramid+waste", "reserve+waste"},
     ),
 }
 RULES = {**{name: PRESETS[name] for name in NEW}, **CUSTOM}
@@ -121,7 +138,9 @@ def _check(game: Game, shortest: bool) -> Verdict:
 def test_the_new_presets_are_all_routed_here() -> None:
     assert sorted(NEW) == sorted(
         [
+            "king_tut",
             "tuts_tomb",
+            "traditional",
             "thirteen",
             "giza",
             "pyramid_dozen",

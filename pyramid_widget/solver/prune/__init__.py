@@ -14,7 +14,7 @@ geometry (issue 14).
 
 The rules without a ``g-`` prefix are those of the classic model, which takes only the rule
 sets of the classic shape (:func:`pyramid_widget.solver.general.fits_classic`: the seven
-original presets, King Tut, Traditional, Dark Pyramid and rule sets like them). Every other
+original presets, Dark Pyramid and rule sets like them). Every other
 rule set (other layouts, two decks, reserves, overlap discards, the waste pair, sum-11 or
 sum-12 pairing) is searched by :mod:`pyramid_widget.solver.general` with the ``g-`` rules
 only (and ``transposition``), each argued from the rule set's data and checked against the
@@ -308,6 +308,20 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "components of at most two values when pool cards pair among themselves; checked "
         "at every position.",
         (_S + "general.waste_stack", _S + "general.decide", _S + "general._dive"),
+    ),
+    PruningRule(
+        "g-cycle",
+        "With unlimited passes a position's successors are the removals reachable from it by "
+        "draws and redeals alone (removals of tableau cards alone at its first position "
+        "only), and the positions on a board's redeal cycle share one table entry.",
+        "The general search with unlimited passes, one waste pile, no free cell, the stall "
+        "rule not armed; decision mode.",
+        (
+            _S + "general.Generator.cycle",
+            _S + "general.Generator.on_cycle",
+            _S + "general.Generator.key",
+            _S + "general.Generator._light_cycle",
+        ),
     ),
     PruningRule(
         "g-bound",
