@@ -53,7 +53,7 @@ Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
 Covered = list[tuple[int, list[int]]]
 """Per lonely pyramid card that lonely cards cover: its deck partners and theirs (see
 :meth:`Tables.covered`)."""
-Info = tuple[int, list[int], Groups | None, int, int, int, Covered]
+Info = tuple[int, list[int], Groups | None, int, int, int, Covered, int]
 """What :meth:`Tables.pyramid` keeps per pyramid mask."""
 
 
@@ -372,7 +372,11 @@ class Tables:
         together = sum(best(pyr & m) for m in self.class_list)
         delta = together - self.joint.pairs(pyr) if together > 1 else 0
         last = last_card(self.model, pyr)
-        return removals, base, self.groups(wanted), lonely, delta, last, self.covered(lonely)
+        targets = 0  # every deck card some requirement may pick
+        for _, slots in wanted:
+            targets |= slots
+        covered = self.covered(lonely)
+        return removals, base, self.groups(wanted), lonely, delta, last, covered, targets
 
     def covered(self, lonely: int) -> list[tuple[int, list[int]]]:
         """For :meth:`redrawn`: each lonely pyramid card (see :meth:`pyramid`) that a lonely
@@ -442,7 +446,7 @@ class Tables:
             return LOST
         if not groups:
             return drawn
-        costs = self.costs(board, lo, pno, info[1], info[5])
+        costs = self.costs(board, lo, pno, info[1], info[5], info[7])
         worst = drawn
         for e, get in groups:
             c = min(get(costs)) if e == 1 else sorted(get(costs))[e - 1]
@@ -491,7 +495,9 @@ class Tables:
                 acc += 1
         return out, acc, at
 
-    def costs(self, board: int, lo: int, pno: int, base: list[int], last: int = 0) -> list[int]:
+    def costs(
+        self, board: int, lo: int, pno: int, base: list[int], last: int = 0, targets: int = -1
+    ) -> list[int]:
         """For each deck card on the board, the fewest extra moves spent before it is
         played with a pyramid card, counting its own (see :func:`extra_bound`); indexed by
         slot, :data:`LOST` for slots not on the board. ``at[k]`` is the index into the
@@ -503,7 +509,10 @@ class Tables:
         top-down walk's total before this card, every card from here up is cheaper from the
         top. ``last``: the pyramid card every other one covers (:func:`.bounds.last_card`),
         if any: a waste card whose only partner left is that one stays till the redeal
-        as far as the cards under it go."""
+        as far as the cards under it go. ``targets``: the only slots whose costs are read
+        (default all); the waste is walked from its top down to the lowest of them only (the
+        walk after the redeal then passes the cards under it without the early stop, which
+        changes no target's cost), and not at all when none is in the waste."""
         ranks = self.rank
         stock = board >> lo << lo
         pyr_stock = board & PYRAMID_ALL | stock  # pyramid slots < 28 <= lo: no overlap
@@ -513,12 +522,19 @@ class Tables:
         first, acc, after = hit
         out = first[:]
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
-        if not waste:
+        wanted = waste & targets
+        if not wanted:
             return out
         at = base[:]
         before = self.before  # the top-down walk's total before each waste card
         total = 0
-        rest = waste
+        floor = wanted & -wanted  # the lowest target in the waste
+        rest = waste & -floor
+        below = waste ^ rest
+        while below:  # not walked from the top: no early stop there
+            low = below & -below
+            below ^= low
+            before[low.bit_length() - 1] = LOST
         needs, lone, live = self.model.needs, self.lone, pyr_stock & ~last
         while rest:  # the waste from its top, each card above removed first
             s = rest.bit_length() - 1
