@@ -1,12 +1,13 @@
 # Two commands a user types on a fresh machine with Python 3.10+ and make:
 #   make lab    set everything up and open notebooks/00_play.ipynb in JupyterLab
-#   make test   set everything up and run the whole test suite
+#   make test   set everything up and run the test suite (its quick tier, about 12 minutes)
+#   make test-all   the same with every seed and every hand-played game (--thorough --every-way)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test lint bench clean
+.PHONY: lab test test-all lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +26,12 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=25
+
+test-all: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=25 --thorough --every-way
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
