@@ -451,6 +451,7 @@ class Generator:
         self.deck_order = DECK_ORDER
         self.pyramid_win = rules.win == "pyramid"
         self.burial = model.passes is not None and not model.cells_n and bool(model.required)
+        self.overlap_cache: dict[int, list[tuple[int, Step, int]]] = {}
         self.cycles = (
             model.passes is None and model.piles_n == 1 and not model.cells_n and not shortest
         )
@@ -784,16 +785,10 @@ class Generator:
                     )
                 )
         if m.overlap:
-            # a covered tableau card with one card left covering it, that one available
-            tab = board & m.tab_all
-            for p in _bits(tab & ~unc):
-                covering = tab & m.cover_mask[p]
-                if covering & (covering - 1) or not covering & unc:
-                    continue
-                if partners[p] & covering:
-                    legal = True
-                    q = covering.bit_length() - 1
-                    moves.append((0, (PAIR, min(p, q), max(p, q)), 1 << p | covering))
+            overlaps = self.overlaps(board & m.tab_all, unc)
+            if overlaps:
+                legal = True
+                moves.extend(overlaps)
         if m.waste_pair and under:
             tops_left = wtops
             while tops_left:
@@ -842,6 +837,25 @@ class Generator:
             out.append((2, (REDEAL, -1, -1), (board, nlo, npiles, cells, npno, 0), 0))
         out.sort(key=lambda item: item[0])
         return [(move, nxt, bits) for _, move, nxt, bits in out]
+
+    def overlaps(self, tab: int, unc: int) -> list[tuple[int, Step, int]]:
+        """The overlap discards of the tableau mask ``tab`` (``unc``: its uncovered slots),
+        as ``(order, move, cards removed)``: a covered card with one card left covering it,
+        that one available, the two a pair (cached by ``tab``)."""
+        hit = self.overlap_cache.get(tab)
+        if hit is not None:
+            return hit
+        m = self.m
+        out: list[tuple[int, Step, int]] = []
+        for p in _bits(tab & ~unc):
+            covering = tab & m.cover_mask[p]
+            if covering & (covering - 1) or not covering & unc:
+                continue
+            if m.partners[p] & covering:
+                q = covering.bit_length() - 1
+                out.append((0, (PAIR, min(p, q), max(p, q)), 1 << p | covering))
+        self.overlap_cache[tab] = out
+        return out
 
     def _remove(self, state: State, bits: int, flag: int) -> State:
         """The position after removing ``bits``."""
@@ -1242,7 +1256,10 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
     59 cards to deal three times an early choice can cost a search that never ends where
     another order wins at once. Only a search that finishes gives a verdict, so a search
     cut off proves nothing, and the last one runs in the move order of the generator to
-    the end of the budget."""
+    the end of the budget. With unlimited passes (rule ``g-cycle``) the shuffled searches
+    come first for one deck too, and share what they proved lost (rule ``g-cycle-lost``,
+    see :func:`_dive`), so a lost deal pays for them only the positions still open when
+    each was cut off."""
     root = model.root
     if model.is_win(root):
         return Result(True, [], 1)
@@ -1257,14 +1274,15 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
         return Result(None, [], 0)
     gen = Generator(model)
     nodes = 0
-    if model.rules.decks > 1:
+    lost: set[object] | None = set() if gen.cycles else None
+    if model.rules.decks > 1 or gen.cycles:
         for seed in range(RESTARTS):
             rng = random.Random(seed)
-            result = _dive(model, gen, relaxed, stacked, budget, nodes, RESTART_NODES, rng)
+            result = _dive(model, gen, relaxed, stacked, budget, nodes, RESTART_NODES, rng, lost)
             nodes = result.nodes
             if result.found is not None or budget.out:
                 return result
-    return _dive(model, gen, relaxed, stacked, budget, nodes, None, None)
+    return _dive(model, gen, relaxed, stacked, budget, nodes, None, None, lost)
 
 
 RESTARTS = 24
@@ -1282,12 +1300,23 @@ def _dive(
     done: int,
     cap: int | None,
     rng: random.Random | None,
+    lost: set[object] | None = None,
 ) -> Result:
     """One depth-first search with a transposition table (an earlier pass dominates a later
     one: rule ``transposition``); ``found`` is ``None`` when the budget or ``cap`` ran out.
     ``done`` positions were counted before; ``rng`` shuffles the moves. ``relaxed`` (rule
     ``g-free-pool``) is asked after each tableau removal, ``stacked`` (rule
-    ``g-waste-stack``, where it applies) at every position."""
+    ``g-waste-stack``, where it applies) at every position.
+
+    ``lost`` (rule ``g-cycle-lost``, only where rule ``g-cycle`` applies): keys of positions
+    proved lost, skipped, and those this search proves lost are added. Soundness: under
+    rule ``g-cycle`` every successor removes a card, but the one step from a position off
+    its board's cycle onto the cycle (which then removes a card next), so no position comes
+    round again; a position whose moves were all searched to their end is then lost (each
+    successor was dropped by a sound test or a move choice that keeps a win, already
+    proved lost, searched to its end, or met before in this search, which, with no path
+    coming round, means searched to its end). Positions still open when a search is cut off
+    are not recorded."""
     root = model.root
     expand, is_win, dead, key_of = gen.cycle, model.is_win, gen.dead, gen.key
     if rng is not None:
@@ -1305,6 +1334,7 @@ def _dive(
         budget.out = True
         return Result(None, [], done)
     stack = [expand(root)[::-1]]
+    trail = [key_of(root)]
     path: list[Any] = []  # moves, and runs of moves (rule ``g-cycle``)
     nodes = done + 1
     stop = done + cap if cap is not None else -1
@@ -1313,6 +1343,9 @@ def _dive(
             frame = stack[-1]
             if not frame:
                 stack.pop()
+                done_with = trail.pop()
+                if lost is not None:
+                    lost.add(done_with)
                 if path:
                     path.pop()
                 continue
@@ -1323,6 +1356,8 @@ def _dive(
             if old is not None and old <= pno:
                 continue
             best[key] = pno
+            if lost is not None and key in lost:
+                continue
             if bits and (dead(nxt, bits) or (bits & tab_all and not relaxed(nxt))):
                 continue
             if stacked is not None and not stacked(nxt):
@@ -1338,6 +1373,7 @@ def _dive(
                 budget.check_time()
             if nodes == stop:
                 return Result(None, [], nodes)
+            trail.append(key)
             stack.append(expand(nxt)[::-1])
     except OutOfBudget:
         budget.out = True

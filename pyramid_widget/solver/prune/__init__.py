@@ -324,6 +324,14 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         ),
     ),
     PruningRule(
+        "g-cycle-lost",
+        "Positions a search proved lost (all their moves searched to the end) are skipped by "
+        "the later searches, which share them: the shuffled short searches that come first "
+        "and the last one.",
+        "Where ``g-cycle`` applies (its successors never bring a position round again).",
+        (_S + "general._dive", _S + "general.decide"),
+    ),
+    PruningRule(
         "g-bound",
         "A* bound of the general search: each move removes at most two cards that must go, a "
         "lone King one.",

@@ -1,0 +1,55 @@
+"""Rules ``g-cycle`` and ``g-cycle-lost`` of the general search (unlimited passes) against
+the plain exhaustive search, with the shuffled searches cut off after a handful of
+positions so that what they record as lost is carried into the next ones many times over.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pyramid_widget import Game, get_rules
+from pyramid_widget.solver import general
+from pyramid_widget.solver.general import GeneralModel, Generator, decide
+from pyramid_widget.solver.search import Budget
+from tests.solver.test_exhaustive import reference
+from tests.solver.test_family_exhaustive import RULES, family_position
+
+CYCLE_RULES = sorted(name for name, rules in RULES.items() if rules.passes is None)
+
+
+def test_the_cycle_rules_are_tried_on_several_shapes() -> None:
+    assert {"king_tut", "tuts_tomb", "cycle-stock-top", "cycle-waste-pair"} <= set(CYCLE_RULES)
+
+
+@pytest.mark.parametrize("name", CYCLE_RULES)
+def test_short_shuffled_searches_sharing_lost_positions_agree_with_plain_search(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(general, "RESTART_NODES", 3)
+    monkeypatch.setattr(general, "RESTARTS", 6)
+    rules = RULES[name]
+    verdicts = set()
+    for seed in range(40):
+        game = family_position(rules, seed)
+        truth = reference(game)
+        result = decide(GeneralModel.from_game(game), Budget(None, None))
+        assert result.found is (truth is not None), (name, seed, str(game))
+        verdicts.add(result.found)
+        if result.found:
+            replay = game.copy()
+            for move in result.line:
+                replay.play(move)
+            assert replay.status.value == "won", (name, seed)
+    assert verdicts == {True, False}, verdicts
+
+
+def test_positions_on_a_boards_cycle_share_a_key() -> None:
+    model = GeneralModel.from_game(Game("king_tut", deal=0))
+    gen = Generator(model)
+    root = model.root
+    assert not gen.on_cycle(root)  # the stall rule is armed in the root pass
+    unarmed = (*root[:5], 0)
+    after_one_draw = gen._draw(unarmed)
+    assert gen.on_cycle(unarmed) and gen.on_cycle(after_one_draw)
+    assert gen.key(unarmed) == gen.key(after_one_draw)
+    assert get_rules("king_tut").draw_count == 3
