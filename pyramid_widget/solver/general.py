@@ -973,6 +973,7 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     tab_all = model.tab_all
     seen: set[tuple[int, tuple[int, ...]]] = set()
     won: set[tuple[int, tuple[int, ...]]] = set()
+    unc_cache: dict[int, list[int]] = {}
     spent = [0]
 
     def pool_clears(cnt: list[int]) -> bool:
@@ -1004,7 +1005,9 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
         spent[0] += 1
         if spent[0] > FREE_POOL_LIMIT:
             raise _GiveUp
-        unc = [p for p in _bits(tab) if not tab & cover[p]]
+        unc = unc_cache.get(tab)
+        if unc is None:
+            unc = unc_cache[tab] = list(_bits(model.uncovered(tab)))
         for p in unc:  # a lone King goes at once (it pairs with nothing it needs)
             if lone_king and tab_cards[p] == KING and not mates[KING]:
                 return wins(tab & ~(1 << p), cnt)
