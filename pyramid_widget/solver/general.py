@@ -67,6 +67,10 @@ T, R, D, C = range(4)
 """Slot classes: tableau, reserve, deck (stock and waste), cell-only card."""
 
 
+CLASSIC_PAIRS = ("sum13", "adjacent")
+"""The pairings the classic model knows by name."""
+
+
 def fits_classic(rules: RuleSet) -> bool:
     """Whether the classic model (:mod:`pyramid_widget.solver.model`) takes the rule set:
     the engine's ``classic_shape`` (the classic pyramid, face-down flags aside, one deck, no
@@ -85,7 +89,7 @@ def fits_classic(rules: RuleSet) -> bool:
     >>> fits_classic(get_rules("king_tut")), fits_classic(get_rules("traditional"))
     (False, False)
     """
-    if not rules.classic_shape or rules.pairing not in ("sum13", "adjacent"):
+    if not rules.classic_shape or rules.pairing not in CLASSIC_PAIRS:
         return False
     one_pile = rules.waste_piles == 1 and not rules.cells
     return not (one_pile and (rules.win == "all" or rules.draw_count > 1))
@@ -119,6 +123,8 @@ class GeneralModel:
     deck_lo: int
     deck_hi: int
     root: State
+    position: Position | None = None
+    """The engine position compiled (for :func:`fewest` on the classic shape)."""
 
     def __post_init__(self) -> None:
         rules = self.rules
@@ -191,7 +197,8 @@ class GeneralModel:
         flag = int(pos.pass_removed) if rules.stall_rule else 0
         if rules.stall_rule and rules.passes is None and not rules.cells:
             flag = 1 - flag
-        return cls(rules, cards, n, piles, deck_lo, deck_hi, (board, lo, wastes, cells, pno, flag))
+        root = (board, lo, wastes, cells, pno, flag)
+        return cls(rules, cards, n, piles, deck_lo, deck_hi, root, pos)
 
     def slot_class(self, s: int) -> int:
         """``T``, ``R``, ``D`` or ``C`` for slot ``s``."""
@@ -1397,7 +1404,15 @@ def lower_bound(model: GeneralModel, state: State) -> int:
 def fewest(model: GeneralModel, budget: Budget, ceiling: int) -> Result:
     """A* for a line of fewest moves, knowing one of ``ceiling`` moves exists. The pass
     number is part of the key (no dominance across passes: a later-pass position reached
-    in fewer moves may still be the better one)."""
+    in fewer moves may still be the better one).
+
+    A rule set of the classic shape that the general search decides (King Tut, Traditional:
+    see :func:`fits_classic`) gets the classic model's A* instead, which knows that shape
+    better (its bounds and macro moves): from King Tut's deal 0 it proves a line of 59
+    moves shortest where this one gives up."""
+    rules = model.rules
+    if model.position is not None and rules.classic_shape and rules.pairing in CLASSIC_PAIRS:
+        return _classic_fewest(model.position, rules, budget, ceiling)
     root = model.root
     gen = Generator(model, shortest=True)
     cost: dict[State, int] = {root: 0}
@@ -1438,6 +1453,19 @@ def fewest(model: GeneralModel, budget: Budget, ceiling: int) -> Result:
         budget.out = True
         return Result(None, [], nodes)
     return Result(False, [], nodes)
+
+
+def _classic_fewest(position: Position, rules: RuleSet, budget: Budget, ceiling: int) -> Result:
+    """The classic model's fewest-moves search (as :func:`pyramid_widget.solver.solve` runs
+    it for the rule sets it keeps) on an engine position."""
+    from pyramid_widget.solver.model import Model
+    from pyramid_widget.solver.shortest_macro import macro_a_star
+    from pyramid_widget.solver.shortest_moves import a_star
+
+    classic = Model.from_position(rules, position).for_shortest()
+    if classic.macro:
+        return macro_a_star(classic, budget, ceiling)
+    return a_star(classic, budget, ceiling)
 
 
 # -- the exact search on engine positions (by-pile redeals) ------------------------------
