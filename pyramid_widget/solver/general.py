@@ -1286,9 +1286,10 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
     nodes = 0
     lost: set[object] | None = set() if gen.cycles else None
     if model.rules.decks > 1 or gen.cycles:
-        for seed in range(RESTARTS):
+        count, cap = (RESTARTS, RESTART_NODES) if model.rules.decks > 1 else CYCLE_RESTARTS
+        for seed in range(count):
             rng = random.Random(seed)
-            result = _dive(model, gen, relaxed, stacked, budget, nodes, RESTART_NODES, rng, lost)
+            result = _dive(model, gen, relaxed, stacked, budget, nodes, cap, rng, lost)
             nodes = result.nodes
             if result.found is not None or budget.out:
                 return result
@@ -1299,6 +1300,10 @@ RESTARTS = 24
 """Shuffled searches before the last one (two decks only; see :func:`decide`)."""
 RESTART_NODES = 2000
 """Positions each shuffled search may count."""
+CYCLE_RESTARTS = (48, 4000)
+"""Shuffled searches and the positions each may count, one deck with unlimited passes
+(King Tut's deal 115 from 7.5 s to 3 s against 24 of 2000; with rule ``g-cycle-lost`` a
+lost deal pays only the positions left open)."""
 
 
 def _dive(

@@ -27,6 +27,7 @@ def test_short_shuffled_searches_sharing_lost_positions_agree_with_plain_search(
 ) -> None:
     monkeypatch.setattr(general, "RESTART_NODES", 3)
     monkeypatch.setattr(general, "RESTARTS", 6)
+    monkeypatch.setattr(general, "CYCLE_RESTARTS", (6, 3))
     rules = RULES[name]
     verdicts = set()
     for seed in range(40):
