@@ -1,10 +1,11 @@
 """The solver for every rule set the classic model cannot take (issue 18): any layout, one
 or two decks, reserve piles, overlap discards, the waste pair, any pairing table.
 
-The seven original presets (and every rule set of their shape, ``RuleSet.classic_shape``)
-keep the tuned searches of :mod:`pyramid_widget.solver.model` and friends, untouched; the
-others come here (:func:`fits_classic` decides). The encoding is the classic model's idea,
-read from the rule set's data instead of the classic geometry:
+The seven original presets (and the rule sets of their shape, ``RuleSet.classic_shape``,
+but for one waste pile where every card must go or a draw takes three: King Tut and
+Traditional) keep the tuned searches of :mod:`pyramid_widget.solver.model` and friends,
+untouched; the others come here (:func:`fits_classic` decides). The encoding is the classic
+model's idea, read from the rule set's data instead of the classic geometry:
 
 - every card gets a *slot*: tableau position ``p`` is slot ``p``; then the reserve piles,
   pile by pile, bottom card first; then the *deck order* (the waste in the order drawn, then
@@ -18,9 +19,12 @@ read from the rule set's data instead of the classic geometry:
 The search is a depth-first search with a transposition table (rule ``transposition``, an
 earlier pass dominating a later one), move by move, with only the pruning rules whose
 argument holds for every rule set here (rules ``g-reach``, ``g-hall``, ``g-lone-first``,
-``g-forced-pair`` of :data:`pyramid_widget.solver.prune.PRUNING_RULES`); shortest mode is
-A* with the bound "every move removes at most two cards, a lone King one". A
-``by-pile`` redeal reorders the deck, which this encoding cannot follow: such rule sets
+``g-forced-pair`` of :data:`pyramid_widget.solver.prune.PRUNING_RULES`), the relaxations
+``g-free-pool`` and, on the last pass, ``g-waste-stack``, and with unlimited passes the
+removals a board's redeal cycle reaches as one position's moves (``g-cycle``, with
+shuffled short searches first that share what they proved lost, ``g-cycle-lost``); shortest
+mode is A* with the bound "every move removes at most two cards, a lone King one" (the
+classic model's A* for King Tut and Traditional). A ``by-pile`` redeal reorders the deck, which this encoding cannot follow: such rule sets
 are searched on engine positions (:func:`engine_search`), slowly but exactly.
 
 >>> from pyramid_widget.engine.game import Game
