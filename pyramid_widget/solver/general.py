@@ -1198,7 +1198,14 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
                     return wins(tab & ~(1 << p), waste, pool)
             if tv == KING:
                 return wins(tab, below, pool)
-        for i, p in enumerate(unc):
+        if tab_tab:  # first the moves the search generates first (its first child then
+            # finds its answer here)
+            for i, p in enumerate(unc):
+                row = table[value[p]]
+                for q in unc[i + 1 :]:
+                    if row[value[q]] and wins(tab & ~(1 << p | 1 << q), waste, pool):
+                        return True
+        for p in unc:
             v = value[p]
             row = table[v]
             rest = tab & ~(1 << p)
@@ -1206,10 +1213,6 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
                 return True
             if tab_waste and top and row[tv] and wins(rest, below, pool):
                 return True
-            if tab_tab:
-                for q in unc[i + 1 :]:
-                    if row[value[q]] and wins(rest & ~(1 << q), waste, pool):
-                        return True
             if pool_tab:
                 for unit in units[v]:
                     if pool & 15 * unit and wins(rest, waste, pool - unit):
