@@ -23,6 +23,7 @@ from pyramid_widget.solver.shortest_macro import (
 )
 from pyramid_widget.solver.shortest_moves import a_star
 from tests.solver.test_exhaustive import RULES, reference, small_position
+from tests.support.tier import seeds
 
 ONE_PILE = ["easy", "medium", "hard", "relaxed", "cheops", "unlimited", "stall-2", "cheops-kings"]
 
@@ -143,7 +144,7 @@ def test_other_pairings_get_no_extra() -> None:
 def test_bound_never_exceeds_the_fewest_moves(name: str) -> None:
     """On small positions and positions a few random moves into them."""
     rules = RULES[name]
-    for seed in range(15):
+    for seed in seeds(range(15), quick=8):  # all 15 with --thorough
         game = small_position(rules, seed)
         rng = random.Random(seed)
         for _ in range(4):
@@ -176,7 +177,7 @@ def check_a_star_against_plain_search(game: Game, label: object) -> None:
 @pytest.mark.parametrize("name", ONE_PILE)
 def test_search_with_no_ceiling_matches_the_plain_search(name: str) -> None:
     rules = RULES[name]
-    for seed in range(200, 240):
+    for seed in seeds(range(200, 240), quick=16):  # all 40 with --thorough
         check_a_star_against_plain_search(small_position(rules, seed), (name, seed))
 
 
