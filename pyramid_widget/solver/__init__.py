@@ -34,12 +34,14 @@ pyramid-only win. Decision mode is a depth-first search that expands each key
 once; shortest mode first decides (so an unwinnable deal is proved by the fast search) and
 then runs A* with an admissible bound, capped by the length of the line already found.
 
-Those four searches are the classic model's: they take the rule sets of the classic shape
-(the seven original presets, King Tut, Traditional, Dark Pyramid; see
+Those four searches are the classic model's: they decide the rule sets of the classic shape
+(the seven original presets and Dark Pyramid; see
 :func:`~pyramid_widget.solver.general.fits_classic`), whose answers are pinned by a golden
 test. Every other rule set of the family (another layout, two decks, reserve piles, overlap
-discards, the waste pair, sum-11 or sum-12 pairing) is searched by
+discards, the waste pair, sum-11 or sum-12 pairing, and one waste pile where every card must
+go or the stock is dealt three at a time, as in Traditional and King Tut) is decided by
 :mod:`pyramid_widget.solver.general`, which reads the layout and the rest from the rule set.
+A shortest line for King Tut and Traditional still comes from the classic model's A*.
 Face-down cards are known to the solver: ``Solution.knows_hidden`` says so when some were
 hidden in the position solved (the line is what a player who knew every card could play).
 

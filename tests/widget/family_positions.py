@@ -78,8 +78,8 @@ def winning_line(game: Game) -> list[Move]:
 #: comment: the line's moves (draws among them), for the time budget. The two-deck deals took
 #: the solver 2-8 s there (under load); :func:`deal_line` gives it 120 s.
 FAMILY_DEALS: dict[str, int] = {
-    "king_tut": 3,  # 41 (21)
-    "tuts_tomb": 3,  # 41 (21)
+    "king_tut": 3,  # 72 (43)
+    "tuts_tomb": 3,  # 79 (48)
     "traditional": 50,  # 37 (9)
     "dark_pyramid": 4,  # 57 (34)
     "thirteen": 50,  # 52 (24)
