@@ -933,6 +933,39 @@ class _GiveUp(Exception):
     pass
 
 
+def _pairs_off(
+    cnt: Sequence[int], mates: Sequence[Sequence[int]], lone_king: bool, pairable: bool
+) -> bool:
+    """Whether cards with the value counts ``cnt`` (index 1-13) pair off among themselves,
+    each value with its ``mates``; Kings go alone when ``lone_king``. ``pairable`` says
+    whether two such cards may pair at all (a pool, or the waste, that can pair with
+    itself). Raises ``_GiveUp`` for a pairing table this count cannot settle (a value with
+    several mates), so the caller answers "not proved lost".
+
+    >>> mates = [[]] + [[13 - v] for v in range(1, 13)] + [[]]
+    >>> _pairs_off([0, 1] + [0] * 10 + [1, 0], mates, True, True)  # an Ace and a Queen
+    True
+    >>> _pairs_off([0, 2] + [0] * 10 + [1, 0], mates, True, True)
+    False
+    """
+    for v in range(1, 14):
+        c = cnt[v]
+        if not c or (v == KING and lone_king):
+            continue
+        if not pairable:
+            return False
+        ms = mates[v]
+        if len(ms) == 1 and ms[0] == v:
+            if c % 2:
+                return False
+        elif len(ms) == 1 and list(mates[ms[0]]) == [v] and not (lone_king and KING in (v, ms[0])):
+            if cnt[ms[0]] != c:
+                return False
+        else:
+            raise _GiveUp
+    return True
+
+
 def free_pool_wins(model: GeneralModel) -> bool:
     """Whether the root can be won in the free-pool game (see :func:`free_pool`).
 
@@ -988,22 +1021,7 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     spent = [0]
 
     def pool_clears(cnt: list[int]) -> bool:
-        for v in range(1, 14):
-            c = cnt[v]
-            if not c or (v == KING and lone_king):
-                continue
-            if not pool_pool:
-                return False
-            ms = mates[v]
-            if ms == [v]:
-                if c % 2:
-                    return False
-            elif len(ms) == 1 and mates[ms[0]] == [v] and not (lone_king and KING in (v, ms[0])):
-                if cnt[ms[0]] != c:
-                    return False
-            else:
-                raise _GiveUp
-        return True
+        return _pairs_off(cnt, mates, lone_king, pool_pool)
 
     def wins(tab: int, cnt: list[int]) -> bool:
         if not tab:
@@ -1152,23 +1170,7 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
 
     def pool_clears(pool: int) -> bool:
         """Whether the pool cards (counts, 4 bits a value) can pair among themselves."""
-        cnt = [pool >> 4 * v & 15 for v in range(14)]
-        for v in range(1, 14):
-            c = cnt[v]
-            if not c or (v == KING and lone_king):
-                continue
-            if not pool_waste:
-                return False
-            ms = mates[v]
-            if ms == [v]:
-                if c % 2:
-                    return False
-            elif len(ms) == 1 and mates[ms[0]] == [v] and not (lone_king and KING in (v, ms[0])):
-                if cnt[ms[0]] != c:
-                    return False
-            else:
-                raise _GiveUp
-        return True
+        return _pairs_off([pool >> 4 * v & 15 for v in range(14)], mates, lone_king, pool_waste)
 
     def wins(tab: int, waste: int, pool: int) -> bool:
         if not tab and (not win_all or (not waste and pool_clears(pool))):
