@@ -17,7 +17,8 @@ import pytest
 
 from pyramid_widget import PRESETS, Game, RuleSet, get_rules
 from pyramid_widget.solver import Verdict, solve
-from pyramid_widget.solver.general import fits_classic
+from pyramid_widget.solver.general import GeneralModel, decide, fits_classic
+from pyramid_widget.solver.search import Budget
 from tests.solver.test_exhaustive import reference
 
 NEW = [name for name, rules in PRESETS.items() if not fits_classic(rules)]
@@ -70,6 +71,42 @@ CUSTOM = {
 RULES = {**{name: PRESETS[name] for name in NEW}, **CUSTOM}
 
 
+def tableau_patch(
+    rules: RuleSet, rng: random.Random, deck: list[int], more: tuple[int, int]
+) -> list[int | None]:
+    """A patch of tableau cards dealt from the end of ``deck``: a bottom card, then between
+    ``more[0]`` and ``more[1]`` more picks next to the patch (each, 70% of the time, a place
+    covering a chosen one, else any place), so the cards cover each other and gaps are
+    allowed."""
+    layout = rules.layout
+    covers = [
+        [q for q in range(layout.size) if p in layout.covered_by[q]] for p in range(layout.size)
+    ]
+    chosen = {rng.choice(layout.bottom)}
+    for _ in range(rng.randint(*more)):
+        p = rng.choice(sorted(chosen))
+        options = covers[p] if covers[p] and rng.random() < 0.7 else range(layout.size)
+        chosen.add(rng.choice(list(options)))
+    tableau: list[int | None] = [None] * layout.size
+    for p in chosen:
+        tableau[p] = deck.pop()
+    return tableau
+
+
+def decide_agrees(game: Game, label: object) -> bool:
+    """The general search decides ``game`` as the plain search does, and a line it finds
+    wins when replayed on the engine; returns whether it is winnable."""
+    truth = reference(game)
+    result = decide(GeneralModel.from_game(game), Budget(None, None))
+    assert result.found is (truth is not None), (label, str(game), truth)
+    if result.found:
+        replay = game.copy()
+        for move in result.line:
+            replay.play(move)
+        assert replay.status.value == "won", label
+    return result.found
+
+
 def family_position(rules: RuleSet, seed: int) -> Game:
     """A random small position of ``rules``' shape: a few tableau cards in a patch where
     they cover each other (gaps allowed), a card or two in some reserve piles, a short stock
@@ -78,17 +115,7 @@ def family_position(rules: RuleSet, seed: int) -> Game:
     deck = list(range(rules.deck_size))
     rng.shuffle(deck)
     layout = rules.layout
-    covers = [
-        [q for q in range(layout.size) if p in layout.covered_by[q]] for p in range(layout.size)
-    ]
-    chosen = {rng.choice(layout.bottom)}
-    for _ in range(rng.randint(2, 5)):
-        p = rng.choice(sorted(chosen))
-        options = covers[p] if covers[p] and rng.random() < 0.7 else range(layout.size)
-        chosen.add(rng.choice(list(options)))
-    tableau: list[int | None] = [None] * layout.size
-    for p in chosen:
-        tableau[p] = deck.pop()
+    tableau = tableau_patch(rules, rng, deck, (2, 5))
     reserves: list[list[int]] = [[] for _ in range(rules.reserve_piles)]
     for pile in rng.sample(reserves, min(len(reserves), 2)):
         for _ in range(rng.randint(1, min(2, rules.reserve_depth))):

@@ -17,9 +17,9 @@ import random
 import pytest
 
 from pyramid_widget import Game, RuleSet, get_rules
-from pyramid_widget.solver.general import GeneralModel, decide, waste_stack
-from pyramid_widget.solver.search import Budget
+from pyramid_widget.solver.general import GeneralModel, waste_stack
 from tests.solver.test_exhaustive import reference
+from tests.solver.test_family_exhaustive import decide_agrees, tableau_patch
 
 RULES: dict[str, tuple[RuleSet, int]] = {
     "thirteen": (get_rules("thirteen"), 1),
@@ -59,18 +59,7 @@ def stack_position(rules: RuleSet, last_pass: int, seed: int) -> Game:
     rng = random.Random(seed)
     deck = list(range(rules.deck_size))
     rng.shuffle(deck)
-    layout = rules.layout
-    covers = [
-        [q for q in range(layout.size) if p in layout.covered_by[q]] for p in range(layout.size)
-    ]
-    chosen = {rng.choice(layout.bottom)}
-    for _ in range(rng.randint(1, 4)):
-        p = rng.choice(sorted(chosen))
-        options = covers[p] if covers[p] and rng.random() < 0.7 else range(layout.size)
-        chosen.add(rng.choice(list(options)))
-    tableau: list[int | None] = [None] * layout.size
-    for p in chosen:
-        tableau[p] = deck.pop()
+    tableau = tableau_patch(rules, rng, deck, (1, 4))
     loose: list[int] = []
     for card in [c for c in tableau if c is not None]:
         mates = [c for c in deck if rules.pairs(card, c)]
@@ -115,16 +104,7 @@ def test_the_general_search_with_the_waste_stack_agrees_with_plain_search(name: 
     rules, last_pass = RULES[name]
     verdicts = set()
     for seed in SEEDS:
-        game = stack_position(rules, last_pass, seed)
-        truth = reference(game)
-        result = decide(GeneralModel.from_game(game), Budget(None, None))
-        assert result.found is (truth is not None), (name, seed, str(game), truth)
-        verdicts.add(result.found)
-        if result.found:
-            replay = game.copy()
-            for move in result.line:
-                replay.play(move)
-            assert replay.status.value == "won", (name, seed)
+        verdicts.add(decide_agrees(stack_position(rules, last_pass, seed), (name, seed)))
     assert verdicts == {True, False}, (name, verdicts)
 
 
