@@ -933,6 +933,22 @@ class _GiveUp(Exception):
     pass
 
 
+def _overlap_pairs(tab: int, cover: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """The pairs an overlap discard may take from the tableau mask ``tab``: ``(p, q)`` where
+    ``q`` is the only card left covering ``p`` and nothing covers ``q`` (``cover[p]``: the
+    mask of the places covering ``p``).
+
+    >>> list(_overlap_pairs(0b111, [0b110, 0b100, 0]))  # 2 covers 1, 1 and 2 cover 0
+    [(1, 2)]
+    """
+    for p in _bits(tab):
+        covering = tab & cover[p]
+        if covering and not covering & (covering - 1):
+            q = covering.bit_length() - 1
+            if not tab & cover[q]:
+                yield p, q
+
+
 def _pairs_off(
     cnt: Sequence[int], mates: Sequence[Sequence[int]], lone_king: bool, pairable: bool
 ) -> bool:
@@ -1057,16 +1073,9 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
                         if ok:
                             return True
         if model.overlap:
-            for p in _bits(tab):
-                covering = tab & cover[p]
-                if covering and not covering & (covering - 1):
-                    q = covering.bit_length() - 1
-                    if (
-                        not tab & cover[q]
-                        and table[tab_cards[p]][tab_cards[q]]
-                        and wins(tab & ~(1 << p | 1 << q), cnt)
-                    ):
-                        return True
+            for p, q in _overlap_pairs(tab, cover):
+                if table[tab_cards[p]][tab_cards[q]] and wins(tab & ~(1 << p | 1 << q), cnt):
+                    return True
         seen.add(key)
         return False
 
@@ -1231,16 +1240,9 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
                     if pool & 15 * unit and wins(tab, below, pool - unit):
                         return True
         if overlap:
-            for p in _bits(tab):
-                covering = tab & cover[p]
-                if covering and not covering & (covering - 1):
-                    q = covering.bit_length() - 1
-                    if (
-                        not tab & cover[q]
-                        and table[value[p]][value[q]]
-                        and wins(tab & ~(1 << p | 1 << q), waste, pool)
-                    ):
-                        return True
+            for p, q in _overlap_pairs(tab, cover):
+                if table[value[p]][value[q]] and wins(tab & ~(1 << p | 1 << q), waste, pool):
+                    return True
         return False
 
     def check(state: State) -> bool:
