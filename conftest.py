@@ -38,6 +38,28 @@ def pytest_configure(config: pytest.Config) -> None:
     from tests.support import tier
 
     tier.THOROUGH = bool(config.getoption("thorough"))
+    if config.getoption("dist", "no") == "loadgroup" and _release(pytest.__version__) >= (9, 2):
+        # pytest 9.2 keeps node ids where pytest-xdist 3.8 can no longer tag them with their
+        # group, so the xdist_group marks would be ignored without a word (pytest-xdist issue
+        # 1386): every worker would start its own JupyterLab and reopen shared notebooks.
+        raise pytest.UsageError(
+            f"pytest {pytest.__version__} does not keep --dist loadgroup's groups "
+            "(pytest-xdist issue 1386); install the dev extra, which needs pytest<9.2."
+        )
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """``(9, 2)`` for ``"9.2.0"`` or ``"9.2.0.dev3"``: the leading numbers of a version.
+
+    >>> _release("9.1.1"), _release("10.0.0rc1")
+    ((9, 1, 1), (10, 0))
+    """
+    numbers = []
+    for part in version.split("."):
+        if not part.isdigit():
+            break
+        numbers.append(int(part))
+    return tuple(numbers)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
