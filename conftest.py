@@ -63,9 +63,10 @@ def _release(version: str) -> tuple[int, ...]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` (long statistical checks whose quick versions run anyway)
-    belong to ``--thorough``; the quick tier deselects them, and pytest reports how many."""
-    if config.getoption("thorough"):
+    """The tests marked ``slow`` (long statistical checks whose quick versions run anyway, and
+    the family's whole-deal game in JupyterLab) belong to ``--thorough`` and ``--every-way``;
+    the quick tier deselects them, and pytest reports how many."""
+    if config.getoption("thorough") or config.getoption("every_way"):
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
     if slow:

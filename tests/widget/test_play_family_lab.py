@@ -13,9 +13,11 @@ Every preset of the family is also played whole, from a numbered deal
 (:data:`~tests.widget.family_positions.FAMILY_DEALS`) along the solver's line, by mouse and
 by keyboard, each game starting with a refused pair (the board says why; nothing changes;
 where the deal's first position has no two touchable cards that do not pair, the inverted
-triangles', after the first draw): :data:`FAMILY_HANDS` in the suite's run (the time budget:
-Giza's reserves by keyboard, Pyramid Dozen by mouse), all 14 presets by both hands (28 games,
-about 11 minutes on two busy cores) with ``pytest --every-way``. :func:`test_each_family_deal_is_won_by_its_line`
+triangles', after the first draw): :data:`FAMILY_HANDS` with ``pytest --thorough`` (the quick
+tier of ``make test`` plays none: its time budget; the refused pair first and the right move
+second on a family board is also ``test_family_browser.py``'s, in the harness page), all 14
+presets by both hands (28 games, about 11 minutes on two busy cores) with
+``pytest --every-way``. :func:`test_each_family_deal_is_won_by_its_line`
 checks, without a browser, that each deal's line still wins through the engine.
 """
 
@@ -159,9 +161,9 @@ def test_each_new_shape_is_won_on_the_page(board: LabPage, preset: str, hand: st
     screenshot(page.locator(WIDGET).first, f"issue19-win-{preset}-position-{hand}")
 
 
-#: The whole-deal game of the suite's run (the whole 14 x 2 is ``--every-way``'s): one of
+#: The whole-deal game of ``--thorough`` (the whole 14 x 2 is ``--every-way``'s): one of
 #: the shortest lines, Pyramid Dozen's sum-12 pairs and six reserves by keyboard (the small
-#: positions above are mostly clicked). The suite's time budget (12 minutes) allows one.
+#: positions above are mostly clicked).
 FAMILY_HANDS = {"pyramid_dozen": "keys"}
 
 
@@ -249,6 +251,7 @@ def _refused(board: LabPage, root: Any, preset: str, step: int, pair: Move, hand
 
 @pytest.mark.browser
 @pytest.mark.jupyterlab
+@pytest.mark.slow  # --thorough (or --every-way) only: the quick tier's time budget
 def test_each_family_preset_is_won_whole_on_the_page(
     board: LabPage, family_preset: str, family_hand: str
 ) -> None:
