@@ -22,9 +22,11 @@ from pyramid_widget import PRESETS, Game, Move, card_str, parse_card
 from pyramid_widget.errors import PyramidError
 from pyramid_widget.widget import PyramidWidget
 from pyramid_widget.widget.intents import SCHEMA, FloodGuard, check_intent
+from tests.support.tier import sized
 
-#: How many examples each property tries (a few seconds on the 2-core machine).
-EXAMPLES = 200
+#: How many examples each property tries (a few seconds on the 2-core machine; 200 with
+#: ``pytest --thorough``).
+EXAMPLES = sized(200, quick=100)
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
