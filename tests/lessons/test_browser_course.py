@@ -17,6 +17,7 @@ from pyramid_widget.engine.moves import Move
 from pyramid_widget.lessons.builtin import LESSONS, Step
 from pyramid_widget.lessons.model import MISTAKE_KINDS
 from pyramid_widget.lessons.style import FEEDBACK_COLOURS
+from tests.support import tier
 from tests.support.browser import JupyterLab, LabPage, chromium_page, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyterlab, pytest.mark.xdist_group("browser")]
@@ -53,30 +54,47 @@ def box(locator: Any) -> dict[str, float]:
     return dict(found)
 
 
+#: The steps the quick tier measures: each lesson's first and last step and the ones the
+#: screenshots show (``pytest --thorough`` measures every step of every lesson).
+SHOWN = ((0, 0), (2, 4), (4, 2), (5, 3))
+
+
+def steps_to_measure() -> list[tuple[int, int]]:
+    """Every (lesson, step) with ``--thorough``; else the first, the last and :data:`SHOWN`.
+
+    >>> (0, 0) in steps_to_measure() and (5, len(LESSONS[5]) - 1) in steps_to_measure()
+    True
+    """
+    every = [(i, j) for i, lesson in enumerate(LESSONS) for j in range(len(lesson))]
+    if tier.THOROUGH:
+        return every
+    ends = {(i, j) for i, lesson in enumerate(LESSONS) for j in (0, len(lesson) - 1)}
+    return [step for step in every if step in ends or step in SHOWN]
+
+
 def test_every_step_fits_one_laptop_screen(lab: JupyterLab, chromium: Any) -> None:
     with chromium_page(LAPTOP, browser=chromium) as page:
         nb, lesson = open_lesson(page, lab)
-        for i, the_lesson in enumerate(LESSONS):
-            for j in range(len(the_lesson)):
-                go(nb, lesson, i, j)
-                lesson.locator(".pyr-lesson-header").scroll_into_view_if_needed()
-                page.evaluate(
-                    "() => document.querySelector('.pyr-lesson').scrollIntoView({block: 'start'})"
-                )
-                page.wait_for_timeout(150)
-                area = box(page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer").first)
-                prompt = box(lesson.locator(".pyr-lesson-prompt"))
-                cards = [box(c) for c in lesson.locator(".pyr-card[data-zone]").all()]
-                buttons = box(lesson.locator(".pyr-lesson-next"))
-                feedback = box(lesson.locator(".pyr-lesson-feedback"))
-                top = min(prompt["y"], *(c["y"] for c in cards))
-                bottom = max(buttons["y"] + buttons["height"], feedback["y"] + feedback["height"])
-                where = f"lesson {i + 1} step {j + 1}"
-                assert top >= area["y"] - 1, (where, top, area)
-                assert bottom <= area["y"] + area["height"] + 1, (where, bottom, area)
-                assert all(c["y"] + c["height"] <= feedback["y"] + 1 for c in cards), where
-                if (i, j) in ((0, 0), (2, 4), (4, 2), (5, 3)):
-                    screenshot(page, f"lesson-fit-{i + 1}-{j + 1}")
+        for i, j in steps_to_measure():
+            go(nb, lesson, i, j)
+            lesson.locator(".pyr-lesson-header").scroll_into_view_if_needed()
+            page.evaluate(
+                "() => document.querySelector('.pyr-lesson').scrollIntoView({block: 'start'})"
+            )
+            page.wait_for_timeout(150)
+            area = box(page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer").first)
+            prompt = box(lesson.locator(".pyr-lesson-prompt"))
+            cards = [box(c) for c in lesson.locator(".pyr-card[data-zone]").all()]
+            buttons = box(lesson.locator(".pyr-lesson-next"))
+            feedback = box(lesson.locator(".pyr-lesson-feedback"))
+            top = min(prompt["y"], *(c["y"] for c in cards))
+            bottom = max(buttons["y"] + buttons["height"], feedback["y"] + feedback["height"])
+            where = f"lesson {i + 1} step {j + 1}"
+            assert top >= area["y"] - 1, (where, top, area)
+            assert bottom <= area["y"] + area["height"] + 1, (where, bottom, area)
+            assert all(c["y"] + c["height"] <= feedback["y"] + 1 for c in cards), where
+            if (i, j) in SHOWN:
+                screenshot(page, f"lesson-fit-{i + 1}-{j + 1}")
 
 
 def test_controls_only_what_the_step_uses(lab: JupyterLab, chromium: Any) -> None:
