@@ -68,7 +68,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     the quick tier deselects them, and pytest reports how many."""
     if config.getoption("thorough") or config.getoption("every_way"):
         return
-    slow = [item for item in items if item.get_closest_marker("slow")]
+    keep: list[pytest.Item] = []
+    slow: list[pytest.Item] = []
+    for item in items:
+        (slow if item.get_closest_marker("slow") else keep).append(item)
     if slow:
         config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        items[:] = keep

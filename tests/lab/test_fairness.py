@@ -89,7 +89,8 @@ def disagreements(rules: str, strategy: StrategyFn, deals: int, every: int) -> t
 def test_fair_strategies_do_not_read_hidden_cards(
     rules: str, strategy: StrategyFn, deals: int, every: int
 ) -> None:
-    """Deals 0..deals-1 (the quick tier takes the first 10-12 of greedy's and random's; ``--thorough`` all 40)."""
+    """Deals 0..deals-1: the quick tier takes the first 10-12 for greedy and random,
+    ``--thorough`` all 40."""
     checked, changed = disagreements(rules, strategy, deals, every)
     assert checked >= (7 if strategy is not LOOKAHEAD else 4) * deals
     assert changed == 0

@@ -17,12 +17,6 @@ LESSON = ".pyr-lesson"
 NOTEBOOKS = ["01_pairs_to_13.ipynb", "03_covered_cards.ipynb"]
 
 
-@pytest.fixture(scope="module")
-def lab(jupyterlab: JupyterLab) -> JupyterLab:
-    """The session's JupyterLab (it serves a copy of every notebook): one server start fewer."""
-    return jupyterlab
-
-
 def open_lesson(page: Any, lab: JupyterLab, name: str) -> tuple[LabPage, Any]:
     nb = LabPage(page, lab).open(name)
     nb.run_all(wait_for=f"{LESSON} .pyr-card[data-zone='pyramid']")
@@ -33,9 +27,9 @@ def tap(root: Any, card_id: str) -> None:
     root.locator(f".pyr-card[data-id='{card_id}'][data-zone='pyramid']").click()
 
 
-def test_wrong_then_right_move_by_clicking(lab: JupyterLab, chromium: Any) -> None:
+def test_wrong_then_right_move_by_clicking(jupyterlab: JupyterLab, chromium: Any) -> None:
     with chromium_page((1280, 1200), browser=chromium) as page:
-        nb, lesson = open_lesson(page, lab, "01_pairs_to_13.ipynb")
+        nb, lesson = open_lesson(page, jupyterlab, "01_pairs_to_13.ipynb")
         header = lesson.locator(".pyr-lesson-header")
         feedback = lesson.locator(".pyr-lesson-feedback")
         expect(header).to_contain_text("Lesson 1 of 6 · Step 1 of 6")
@@ -75,9 +69,9 @@ def test_wrong_then_right_move_by_clicking(lab: JupyterLab, chromium: Any) -> No
         assert state == ["Lesson 1 of 6 · Step 2 of 6", [[0, 0]], 0]
 
 
-def test_covered_card_explained_and_show_me(lab: JupyterLab, chromium: Any) -> None:
+def test_covered_card_explained_and_show_me(jupyterlab: JupyterLab, chromium: Any) -> None:
     with chromium_page((1280, 1200), browser=chromium) as page:
-        nb, lesson = open_lesson(page, lab, "03_covered_cards.ipynb")
+        nb, lesson = open_lesson(page, jupyterlab, "03_covered_cards.ipynb")
         header = lesson.locator(".pyr-lesson-header")
         feedback = lesson.locator(".pyr-lesson-feedback")
         expect(header).to_contain_text("Lesson 3 of 6 · Step 1 of 5")

@@ -27,12 +27,6 @@ NOTEBOOK = "01_pairs_to_13.ipynb"
 LAPTOP = (1366, 768)
 
 
-@pytest.fixture(scope="module")
-def lab(jupyterlab: JupyterLab) -> JupyterLab:
-    """The session's JupyterLab (it serves a copy of every notebook): one server start fewer."""
-    return jupyterlab
-
-
 def open_lesson(page: Any, lab: JupyterLab) -> tuple[LabPage, Any]:
     nb = LabPage(page, lab).open(NOTEBOOK, timeout=180)
     nb.run_all(wait_for=f"{LESSON} .pyr-card[data-zone='pyramid']", timeout=180)
@@ -72,9 +66,9 @@ def steps_to_measure() -> list[tuple[int, int]]:
     return [step for step in every if step in ends or step in SHOWN]
 
 
-def test_every_step_fits_one_laptop_screen(lab: JupyterLab, chromium: Any) -> None:
+def test_every_step_fits_one_laptop_screen(jupyterlab: JupyterLab, chromium: Any) -> None:
     with chromium_page(LAPTOP, browser=chromium) as page:
-        nb, lesson = open_lesson(page, lab)
+        nb, lesson = open_lesson(page, jupyterlab)
         for i, j in steps_to_measure():
             go(nb, lesson, i, j)
             lesson.locator(".pyr-lesson-header").scroll_into_view_if_needed()
@@ -97,9 +91,9 @@ def test_every_step_fits_one_laptop_screen(lab: JupyterLab, chromium: Any) -> No
                 screenshot(page, f"lesson-fit-{i + 1}-{j + 1}")
 
 
-def test_controls_only_what_the_step_uses(lab: JupyterLab, chromium: Any) -> None:
+def test_controls_only_what_the_step_uses(jupyterlab: JupyterLab, chromium: Any) -> None:
     with chromium_page(LAPTOP, browser=chromium) as page:
-        nb, lesson = open_lesson(page, lab)
+        nb, lesson = open_lesson(page, jupyterlab)
         for slot in lesson.locator(".pyr-slot").all():
             expect(slot).to_be_hidden()
         expect(lesson.locator(".pyr-passes-left")).to_be_hidden()
@@ -116,9 +110,9 @@ def test_controls_only_what_the_step_uses(lab: JupyterLab, chromium: Any) -> Non
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_feedback_colours_in_the_page(lab: JupyterLab, chromium: Any, theme: str) -> None:
+def test_feedback_colours_in_the_page(jupyterlab: JupyterLab, chromium: Any, theme: str) -> None:
     with chromium_page(LAPTOP, browser=chromium) as page:
-        nb, lesson = open_lesson(page, lab)
+        nb, lesson = open_lesson(page, jupyterlab)
         nb.theme(theme)
         nb.python('lesson.play("5H+9D")')
         says = lesson.locator(".pyr-lesson-says[data-kind='mistake']")
@@ -189,9 +183,11 @@ def touch(lesson: Any, card_id: str) -> None:
         card.click()
 
 
-def test_all_six_lessons_finished_by_clicking_with_mistakes(lab: JupyterLab, chromium: Any) -> None:
+def test_all_six_lessons_finished_by_clicking_with_mistakes(
+    jupyterlab: JupyterLab, chromium: Any
+) -> None:
     with chromium_page(LAPTOP, browser=chromium) as page:
-        nb, lesson = open_lesson(page, lab)
+        nb, lesson = open_lesson(page, jupyterlab)
         feedback = lesson.locator(".pyr-lesson-says")
         moves = lesson.locator(".pyr-moves")
         for i, the_lesson in enumerate(LESSONS):
@@ -231,10 +227,10 @@ def test_all_six_lessons_finished_by_clicking_with_mistakes(lab: JupyterLab, chr
         )
 
 
-def test_ace_then_covered_queen_then_the_right_pair(lab: JupyterLab, chromium: Any) -> None:
+def test_ace_then_covered_queen_then_the_right_pair(jupyterlab: JupyterLab, chromium: Any) -> None:
     """Issue 16.1: after the Ace and the covered Queen, 5 + 8 is accepted."""
     with chromium_page(LAPTOP, browser=chromium) as page:
-        nb, lesson = open_lesson(page, lab)
+        nb, lesson = open_lesson(page, jupyterlab)
         go(nb, lesson, 2, 0)
         for card_id in ("AS", "QH"):
             touch(lesson, card_id)

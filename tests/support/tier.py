@@ -4,8 +4,8 @@ The random-position agreement checks (the solver against the plain search, the h
 ``greedy``, the fair strategies against shuffled hidden cards …) draw their positions from
 fixed seeds. The quick tier takes a prefix of those seeds, sized so that each check still
 meets every position kind it is there to catch (the tests assert their own minimum counts);
-``--thorough`` takes them all. The seeds never change between tiers, so a failure found by
-the thorough run is reproduced by the same seed in the quick one's test.
+``--thorough`` takes them all. A seed means the same position in both tiers, so a failure
+the thorough run finds names a seed that reproduces it.
 
 >>> seeds(range(100, 160), quick=20) in (range(100, 120), range(100, 160))
 True

@@ -10,8 +10,9 @@ deal it loses, both worked out in this process and replayed by hand on the board
 ``egypt``'s cell and three waste piles, and so every kind of click), one by keyboard
 (``cheops``'s adjacent ranks), and a loss by keyboard (``easy``'s stall rule), within the
 suite's 12-minute budget. ``pytest --thorough`` plays every preset's win with its hand of
-:data:`HANDS` and two losses, one by each hand (``medium``'s last pass by mouse too; 9 games); ``pytest --every-way`` all 28 (each end of each
-preset by each hand), as issue 15 first did.
+:data:`HANDS` and two losses, one by each hand (``medium``'s last pass by mouse too; 9
+games); ``pytest --every-way`` all 28 (each end of each preset by each hand), as issue 15
+first did.
 """
 
 from __future__ import annotations
