@@ -378,7 +378,7 @@ class Tables:
         covered = self.covered(lonely)
         return removals, base, self.groups(wanted), lonely, delta, last, covered, targets
 
-    def covered(self, lonely: int) -> list[tuple[int, list[int]]]:
+    def covered(self, lonely: int) -> Covered:
         """For :meth:`redrawn`: each lonely pyramid card (see :meth:`pyramid`) that a lonely
         card covers, as its deck partners and the deck partners of each lonely card
         covering it (only where the stock top is available)."""
