@@ -1174,7 +1174,6 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
     deck_all = model.deck_all
     shift = len(cards)
     memo: dict[int, bool] = {}
-    unc_cache: dict[int, list[int]] = {}
     spent = [0]
 
     def pool_clears(pool: int) -> bool:
@@ -1195,37 +1194,65 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
         memo[key] = ok
         return ok
 
+    #: per tableau mask, its relaxed moves (computed once; a tableau recurs under many
+    #: wastes and pools): the board after a lone King, or ``-1``; the boards after each
+    #: tableau pair; per uncovered card its value, its partners' pool units and the board
+    #: without it; the boards after each overlap discard
+    tab_moves: dict[int, tuple[int, list[int], list[tuple[int, list[int], int]], list[int]]]
+    tab_moves = {}
+
+    def moves_of(tab: int) -> tuple[int, list[int], list[tuple[int, list[int], int]], list[int]]:
+        unc = list(_bits(model.uncovered(tab)))
+        king = next((tab & ~(1 << p) for p in unc if value[p] == KING), -1) if lone else -1
+        pairs = (
+            [
+                tab & ~(1 << p | 1 << q)
+                for i, p in enumerate(unc)
+                for q in unc[i + 1 :]
+                if table[value[p]][value[q]]
+            ]
+            if tab_tab
+            else []
+        )
+        singles = [(value[p], units[value[p]], tab & ~(1 << p)) for p in unc]
+        overlaps = (
+            [
+                tab & ~(1 << p | 1 << q)
+                for p, q in _overlap_pairs(tab, cover)
+                if table[value[p]][value[q]]
+            ]
+            if overlap
+            else []
+        )
+        out = tab_moves[tab] = (king, pairs, singles, overlaps)
+        return out
+
     def _moves(tab: int, waste: int, pool: int) -> bool:
-        """Whether some relaxed move leads to a relaxed win."""
+        """Whether some relaxed move leads to a relaxed win (in a fixed order: a lone King
+        at once; tableau pairs, which the search generates first, so that its first child
+        finds its answer here; each uncovered card with the waste top or the pool; the
+        waste top; overlap discards)."""
         top = 1 << (waste.bit_length() - 1) if waste else 0
         below = waste ^ top
         tv = value[top.bit_length() - 1] if top else 0
-        unc = unc_cache.get(tab)
-        if unc is None:
-            unc = unc_cache[tab] = list(_bits(model.uncovered(tab)))
+        got = tab_moves.get(tab)
+        king, pairs, singles, overlaps = got if got is not None else moves_of(tab)
         if lone:  # a King that goes alone goes at once (it pairs with nothing)
-            for p in unc:
-                if value[p] == KING:
-                    return wins(tab & ~(1 << p), waste, pool)
+            if king >= 0:
+                return wins(king, waste, pool)
             if tv == KING:
                 return wins(tab, below, pool)
-        if tab_tab:  # first the moves the search generates first (its first child then
-            # finds its answer here)
-            for i, p in enumerate(unc):
-                row = table[value[p]]
-                for q in unc[i + 1 :]:
-                    if row[value[q]] and wins(tab & ~(1 << p | 1 << q), waste, pool):
-                        return True
-        for p in unc:
-            v = value[p]
-            row = table[v]
-            rest = tab & ~(1 << p)
+        for rest in pairs:
+            if wins(rest, waste, pool):
+                return True
+        with_top = tab_waste and top
+        for v, partners, rest in singles:
             if lone_king and v == KING and wins(rest, waste, pool):
                 return True
-            if tab_waste and top and row[tv] and wins(rest, below, pool):
+            if with_top and table[v][tv] and wins(rest, below, pool):
                 return True
             if pool_tab:
-                for unit in units[v]:
+                for unit in partners:
                     if pool & 15 * unit and wins(rest, waste, pool - unit):
                         return True
         if top:
@@ -1239,11 +1266,7 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
                 for unit in units[tv]:
                     if pool & 15 * unit and wins(tab, below, pool - unit):
                         return True
-        if overlap:
-            for p, q in _overlap_pairs(tab, cover):
-                if table[value[p]][value[q]] and wins(tab & ~(1 << p | 1 << q), waste, pool):
-                    return True
-        return False
+        return any(wins(rest, waste, pool) for rest in overlaps)
 
     def check(state: State) -> bool:
         board, lo, _piles, _cells, pno, _flag = state
