@@ -10,7 +10,12 @@ export class FakeModel {
     // Traits a bridged widget changes from a background thread (solve, winnable deals) arrive
     // by polling, as a kernel would push them.
     if (typeof window.pyramidState === "function") {
-      this.poll = setInterval(() => window.pyramidState().then((text) => this.update(JSON.parse(text))), 150);
+      // (Not while an answer is held back: a kernel's messages arrive in order.)
+      this.held = 0;
+      this.poll = setInterval(
+        () => window.pyramidState().then((text) => { if (!this.held) this.update(JSON.parse(text)); }),
+        150,
+      );
     }
   }
 
@@ -41,7 +46,16 @@ export class FakeModel {
   send(msg) {
     this.sent.push(msg);
     if (typeof window.pyramidSend === "function") {
-      window.pyramidSend(JSON.stringify(msg)).then((text) => this.update(JSON.parse(text)));
+      // `window.harnessReplyDelay` (ms) holds each answer back, as a busy kernel would.
+      const apply = (text) => this.update(JSON.parse(text));
+      window.pyramidSend(JSON.stringify(msg)).then((text) => {
+        const delay = window.harnessReplyDelay || 0;
+        if (delay) {
+          this.held += 1;
+          setTimeout(() => { this.held -= 1; apply(text); }, delay);
+        }
+        else apply(text);
+      });
     }
   }
 

@@ -1042,6 +1042,9 @@ class PyramidView {
   }
 
   select(id) {
+    // Any touch that sets the selection is newer than a pair still awaiting its answer: a
+    // late refusal must not take the selection back to that pair's second card.
+    this.pairTry = null;
     this.selected = id;
     for (const [cid, node] of this.cardEls) {
       node.classList.toggle("is-selected", cid === id);
