@@ -982,6 +982,87 @@ def _pairs_off(
     return True
 
 
+def _value_pairs(rules: RuleSet) -> tuple[list[list[bool]], list[list[int]]]:
+    """Which values pair under ``rules`` (``table[a][b]`` for values 1-13; row and column 0
+    for "no card") and each value's partners.
+
+    >>> from pyramid_widget.engine.rules import get_rules
+    >>> table, mates = _value_pairs(get_rules("medium"))
+    >>> table[6][7], table[6][6], mates[1], mates[13]
+    (True, False, [12], [])
+    """
+    table = [
+        [rules.pairs(make_card(a, 0), make_card(b, 1)) if a and b else False for b in range(14)]
+        for a in range(14)
+    ]
+    return table, [[b for b in range(1, 14) if table[a][b]] for a in range(14)]
+
+
+TableauMoves = tuple[int, list[tuple[int, int, list[int]]], list[int]]
+"""What :func:`_tableau_moves` gives for one tableau mask."""
+
+
+def _tableau_moves(
+    model: GeneralModel, value: Sequence[int], table: Sequence[Sequence[bool]], lone: bool
+) -> Callable[[int], TableauMoves]:
+    """The moves of a tableau mask in the relaxed games (:func:`free_pool`,
+    :func:`waste_stack`), cached per mask (a tableau recurs under many pools and wastes):
+
+    - the board after a lone King that pairs with nothing (the first uncovered one, when
+      ``lone``), or ``-1``;
+    - per uncovered card, in slot order: its value, the board without it, and the boards
+      after pairing it with each later uncovered card it pairs with (none where the
+      tableau does not pair with itself);
+    - the boards after each overlap discard (none without overlap discards).
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("king_tut", pyramid=[None] * 25 + ["KS", "5H", "8C"],
+    ...     stock=["2D"])
+    >>> model = GeneralModel.from_game(g)
+    >>> table, _ = _value_pairs(model.rules)
+    >>> value = [rank(c) if c >= 0 else 0 for c in model.cards]
+    >>> moves = _tableau_moves(model, value, table, True)
+    >>> king, cards, overlaps = moves(model.root[0] & model.tab_all)
+    >>> list(_bits(king)), overlaps  # the King of slot 25 goes alone
+    ([26, 27], [])
+    >>> [(v, list(_bits(rest)), [list(_bits(b)) for b in pairs]) for v, rest, pairs in cards]
+    [(13, [26, 27], []), (5, [25, 27], [[25]]), (8, [25, 26], [])]
+    """
+    cache: dict[int, TableauMoves] = {}
+    tab_tab = model.zok[0][0]
+    overlap, cover = model.overlap, model.cover_mask
+
+    def moves(tab: int) -> TableauMoves:
+        hit = cache.get(tab)
+        if hit is not None:
+            return hit
+        unc = list(_bits(model.uncovered(tab)))
+        king = next((tab & ~(1 << p) for p in unc if value[p] == KING), -1) if lone else -1
+        cards = [
+            (
+                value[p],
+                tab & ~(1 << p),
+                [tab & ~(1 << p | 1 << q) for q in unc[i + 1 :] if table[value[p]][value[q]]]
+                if tab_tab
+                else [],
+            )
+            for i, p in enumerate(unc)
+        ]
+        overlaps = (
+            [
+                tab & ~(1 << p | 1 << q)
+                for p, q in _overlap_pairs(tab, cover)
+                if table[value[p]][value[q]]
+            ]
+            if overlap
+            else []
+        )
+        out = cache[tab] = (king, cards, overlaps)
+        return out
+
+    return moves
+
+
 def free_pool_wins(model: GeneralModel) -> bool:
     """Whether the root can be won in the free-pool game (see :func:`free_pool`).
 
@@ -1009,11 +1090,9 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     """
     rules, cards = model.rules, model.cards
     n = model.tableau
-    table = [
-        [rules.pairs(make_card(a, 0), make_card(b, 1)) if a and b else False for b in range(14)]
-        for a in range(14)
-    ]
-    mates = [[b for b in range(1, 14) if table[a][b]] for a in range(14)]
+    table, mates = _value_pairs(rules)
+    #: per value, the pool counts' unit of each partner value (4 bits a value)
+    units = [[1 << 4 * b for b in mates[a]] for a in range(14)]
     z = model.zok
     deck_zones = [2, 3] if model.stock_top else [2]
     pool_zones = ([1] if model.reserve_piles else []) + (
@@ -1024,25 +1103,24 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     pool_pool = (
         any(z[a][b] for a in pool_zones for b in pool_zones if not (a == b == 2)) or two_tops
     )
-    tab_tab = z[0][0]
     lone_king = rules.kings_alone
+    lone = lone_king and not mates[KING]
     win_all = rules.win == "all"
-    cover = model.cover_mask
-    tab_cards = [rank(c) if c >= 0 else 0 for c in cards[:n]]
-    values = [rank(c) if c >= 0 else 0 for c in cards]
+    value = [rank(c) if c >= 0 else 0 for c in cards]
     tab_all = model.tab_all
-    seen: set[tuple[int, tuple[int, ...]]] = set()
-    won: set[tuple[int, tuple[int, ...]]] = set()
-    unc_cache: dict[int, list[int]] = {}
+    moves_of = _tableau_moves(model, value, table, lone)
+    seen: set[int] = set()
+    won: set[int] = set()
     spent = [0]
 
-    def pool_clears(cnt: list[int]) -> bool:
-        return _pairs_off(cnt, mates, lone_king, pool_pool)
+    def pool_clears(pool: int) -> bool:
+        """Whether the pool cards (counts, 4 bits a value) can pair among themselves."""
+        return _pairs_off([pool >> 4 * v & 15 for v in range(14)], mates, lone_king, pool_pool)
 
-    def wins(tab: int, cnt: list[int]) -> bool:
+    def wins(tab: int, pool: int) -> bool:
         if not tab:
-            return not win_all or pool_clears(cnt)
-        key = (tab, tuple(cnt))
+            return not win_all or pool_clears(pool)
+        key = tab | pool << n
         if key in seen:
             return False
         if key in won:
@@ -1050,32 +1128,22 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
         spent[0] += 1
         if spent[0] > FREE_POOL_LIMIT:
             raise _GiveUp
-        unc = unc_cache.get(tab)
-        if unc is None:
-            unc = unc_cache[tab] = list(_bits(model.uncovered(tab)))
-        for p in unc:  # a lone King goes at once (it pairs with nothing it needs)
-            if lone_king and tab_cards[p] == KING and not mates[KING]:
-                return wins(tab & ~(1 << p), cnt)
-        for i, p in enumerate(unc):
-            v = tab_cards[p]
-            if lone_king and v == KING and wins(tab & ~(1 << p), cnt):
+        king, tab_cards, overlaps = moves_of(tab)
+        if king >= 0:  # a lone King goes at once (it pairs with nothing it needs)
+            return wins(king, pool)
+        for v, rest, pairs in tab_cards:
+            if lone_king and v == KING and wins(rest, pool):
                 return True
-            if tab_tab:
-                for q in unc[i + 1 :]:
-                    if table[v][tab_cards[q]] and wins(tab & ~(1 << p | 1 << q), cnt):
-                        return True
-            if pool_tab:
-                for w in mates[v]:
-                    if cnt[w]:
-                        cnt[w] -= 1
-                        ok = wins(tab & ~(1 << p), cnt)
-                        cnt[w] += 1
-                        if ok:
-                            return True
-        if model.overlap:
-            for p, q in _overlap_pairs(tab, cover):
-                if table[tab_cards[p]][tab_cards[q]] and wins(tab & ~(1 << p | 1 << q), cnt):
+            for after in pairs:
+                if wins(after, pool):
                     return True
+            if pool_tab:
+                for unit in units[v]:
+                    if pool & 15 * unit and wins(rest, pool - unit):
+                        return True
+        for after in overlaps:
+            if wins(after, pool):
+                return True
         seen.add(key)
         return False
 
@@ -1085,17 +1153,17 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     def check(state: State) -> bool:
         if spent[0] > FREE_POOL_LIMIT:
             return True  # given up: proves nothing
-        cnt = [0] * 14
+        pool = 0
         for s in _bits(state[0] & ~tab_all):
-            cnt[values[s]] += 1
+            pool += 1 << 4 * value[s]
         tab = state[0] & tab_all
         try:
-            ok = wins(tab, cnt)
+            ok = wins(tab, pool)
         except (_GiveUp, RecursionError):
             spent[0] = FREE_POOL_LIMIT + 1
             return True
         if ok:
-            won.add((tab, tuple(cnt)))
+            won.add(tab | pool << n)
         return ok
 
     return check
@@ -1151,16 +1219,11 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
     ):
         return None
     n = model.tableau
-    table = [
-        [rules.pairs(make_card(a, 0), make_card(b, 1)) if a and b else False for b in range(14)]
-        for a in range(14)
-    ]
-    mates = [[b for b in range(1, 14) if table[a][b]] for a in range(14)]
+    table, mates = _value_pairs(rules)
     #: per value, the pool counts' unit of each partner value (4 bits a value)
     units = [[1 << 4 * b for b in mates[a]] for a in range(14)]
     z = model.zok
     stock_top = model.stock_top
-    tab_tab = z[0][0]
     tab_waste = z[0][2]
     pool_tab = z[0][2] or (stock_top and z[0][3])
     pool_waste = model.waste_pair or (stock_top and z[2][3])
@@ -1168,8 +1231,6 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
     lone_king = rules.kings_alone
     lone = lone_king and not mates[KING]
     win_all = rules.win == "all"
-    overlap = model.overlap
-    cover = model.cover_mask
     value = [rank(c) if c >= 0 else 0 for c in cards]
     deck_all = model.deck_all
     shift = len(cards)
@@ -1194,38 +1255,7 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
         memo[key] = ok
         return ok
 
-    #: per tableau mask, its relaxed moves (computed once; a tableau recurs under many
-    #: wastes and pools): the board after a lone King, or ``-1``; the boards after each
-    #: tableau pair; per uncovered card its value, its partners' pool units and the board
-    #: without it; the boards after each overlap discard
-    tab_moves: dict[int, tuple[int, list[int], list[tuple[int, list[int], int]], list[int]]]
-    tab_moves = {}
-
-    def moves_of(tab: int) -> tuple[int, list[int], list[tuple[int, list[int], int]], list[int]]:
-        unc = list(_bits(model.uncovered(tab)))
-        king = next((tab & ~(1 << p) for p in unc if value[p] == KING), -1) if lone else -1
-        pairs = (
-            [
-                tab & ~(1 << p | 1 << q)
-                for i, p in enumerate(unc)
-                for q in unc[i + 1 :]
-                if table[value[p]][value[q]]
-            ]
-            if tab_tab
-            else []
-        )
-        singles = [(value[p], units[value[p]], tab & ~(1 << p)) for p in unc]
-        overlaps = (
-            [
-                tab & ~(1 << p | 1 << q)
-                for p, q in _overlap_pairs(tab, cover)
-                if table[value[p]][value[q]]
-            ]
-            if overlap
-            else []
-        )
-        out = tab_moves[tab] = (king, pairs, singles, overlaps)
-        return out
+    moves_of = _tableau_moves(model, value, table, lone)
 
     def _moves(tab: int, waste: int, pool: int) -> bool:
         """Whether some relaxed move leads to a relaxed win (in a fixed order: a lone King
@@ -1235,24 +1265,24 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
         top = 1 << (waste.bit_length() - 1) if waste else 0
         below = waste ^ top
         tv = value[top.bit_length() - 1] if top else 0
-        got = tab_moves.get(tab)
-        king, pairs, singles, overlaps = got if got is not None else moves_of(tab)
+        king, tab_cards, overlaps = moves_of(tab)
         if lone:  # a King that goes alone goes at once (it pairs with nothing)
             if king >= 0:
                 return wins(king, waste, pool)
             if tv == KING:
                 return wins(tab, below, pool)
-        for rest in pairs:
-            if wins(rest, waste, pool):
-                return True
+        for _, _, pairs in tab_cards:
+            for after in pairs:
+                if wins(after, waste, pool):
+                    return True
         with_top = tab_waste and top
-        for v, partners, rest in singles:
+        for v, rest, _ in tab_cards:
             if lone_king and v == KING and wins(rest, waste, pool):
                 return True
             if with_top and table[v][tv] and wins(rest, below, pool):
                 return True
             if pool_tab:
-                for unit in partners:
+                for unit in units[v]:
                     if pool & 15 * unit and wins(rest, waste, pool - unit):
                         return True
         if top:
@@ -1266,7 +1296,7 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
                 for unit in units[tv]:
                     if pool & 15 * unit and wins(tab, below, pool - unit):
                         return True
-        return any(wins(rest, waste, pool) for rest in overlaps)
+        return any(wins(after, waste, pool) for after in overlaps)
 
     def check(state: State) -> bool:
         board, lo, _piles, _cells, pno, _flag = state
