@@ -81,7 +81,7 @@ FAMILY_DEALS: dict[str, int] = {
     "king_tut": 3,  # 72 (43)
     "tuts_tomb": 3,  # 79 (48)
     "traditional": 50,  # 37 (9)
-    "dark_pyramid": 4,  # 57 (34)
+    "dark_pyramid": 4,  # 57 (33, and a redeal)
     "thirteen": 50,  # 52 (24)
     "giza": 3,  # 28 (no stock)
     "pyramid_dozen": 11,  # 26 (no stock)
