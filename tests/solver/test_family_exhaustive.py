@@ -16,7 +16,7 @@ import random
 import pytest
 
 from pyramid_widget import PRESETS, Game, RuleSet, get_rules
-from pyramid_widget.solver import Verdict, solve
+from pyramid_widget.solver import Verdict, general, solve
 from pyramid_widget.solver.general import GeneralModel, decide, fits_classic
 from pyramid_widget.solver.search import Budget
 from tests.solver.test_exhaustive import reference
@@ -194,3 +194,54 @@ def test_shortest_matches_plain_search(name: str) -> None:
     rules = RULES[name]
     for seed in range(100, 115):
         _check(family_position(rules, seed), shortest=True)
+
+
+#: The two-deck rule sets, each also with one pass (so that the deck's order loses some
+#: deals), and one with unlimited passes (Luby's restarts then share the positions they
+#: proved lost, rule ``g-cycle-lost``).
+TWO_DECKS = {
+    **{name: rules for name, rules in RULES.items() if rules.decks > 1},
+    **{
+        f"{name}-one-pass": rules.replace(name=f"{name}-one-pass", passes=1)
+        for name, rules in RULES.items()
+        if rules.decks > 1 and rules.passes != 1
+    },
+    "two-deck-cycle": get_rules("anubis").replace(
+        name="two-deck-cycle", passes=None, stall_rule=True
+    ),
+}
+
+
+def ordered_position(rules: RuleSet, seed: int) -> Game:
+    """A small two-deck position that only the order of the deck can lose: a few tableau
+    cards in a patch, a partner of each in the stock, and a pair or two more there (so no
+    relaxation at the root proves it lost, and the search must run)."""
+    rng = random.Random(seed)
+    deck = list(range(rules.deck_size))
+    rng.shuffle(deck)
+    tableau = tableau_patch(rules, rng, deck, (3, 6))
+    stock: list[int] = []
+    for card in [c for c in tableau if c is not None] + [None] * rng.randint(0, 2):
+        if card is None:  # a pair in the stock
+            card = deck.pop()
+            stock.append(card)
+        mates = [c for c in deck if rules.pairs(card, c)]
+        if mates:
+            deck.remove(mates[0])
+            stock.append(mates[0])
+    rng.shuffle(stock)
+    return Game.from_position(rules, pyramid=tableau, stock=stock)
+
+
+@pytest.mark.parametrize("name", sorted(TWO_DECKS))
+def test_two_decks_restarts_cut_off_early_agree_with_plain_search(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a unit of two positions the two-deck searches are cut off again and again (a
+    search cut off proves nothing); the verdict comes from the first that finishes."""
+    monkeypatch.setattr(general, "RESTART_UNIT", 2)
+    rules = TWO_DECKS[name]
+    verdicts = {decide_agrees(ordered_position(rules, seed), (name, seed)) for seed in range(30)}
+    assert True in verdicts
+    if name.endswith("-one-pass"):
+        assert False in verdicts, "no deal the deck's order loses"

@@ -23,8 +23,7 @@ def test_the_cycle_rules_are_tried_on_several_shapes() -> None:
 def test_short_shuffled_searches_sharing_lost_positions_agree_with_plain_search(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(general, "RESTART_NODES", 3)
-    monkeypatch.setattr(general, "RESTARTS", 6)
+    monkeypatch.setattr(general, "RESTART_UNIT", 3)
     monkeypatch.setattr(general, "CYCLE_RESTARTS", (6, 3))
     rules = RULES[name]
     verdicts = set()

@@ -75,23 +75,24 @@ def winning_line(game: Game) -> list[Move]:
 #: 90 s of search): the one with the fewest moves among them (draws count: each is a click).
 #: Thirteen and Pharaohs win rarely: their first winnable deals found, by a longer search
 #: (``max_seconds=4``; none of deals 0-49 and 0-536 found, some unknown at that cap). Each
-#: comment: the line's moves (draws among them), for the time budget. The two-deck deals took
-#: the solver 2-8 s there (under load); :func:`deal_line` gives it 120 s.
+#: comment: the line's moves (the draws and redeals among them), for the time budget. The
+#: two-deck deals take the solver under a second (Luby's restarts; 2-8 s under load before
+#: them), and their lines are the ones those restarts find; :func:`deal_line` gives it 120 s.
 FAMILY_DEALS: dict[str, int] = {
-    "king_tut": 3,  # 72 (43)
-    "tuts_tomb": 3,  # 79 (48)
-    "traditional": 50,  # 37 (9)
-    "dark_pyramid": 4,  # 57 (33, and a redeal)
-    "thirteen": 50,  # 52 (24)
+    "king_tut": 3,  # 72 (43 draws, 6 redeals)
+    "tuts_tomb": 3,  # 79 (48 draws, 7 redeals)
+    "traditional": 50,  # 37 (9 draws)
+    "dark_pyramid": 4,  # 57 (33 draws, 1 redeal)
+    "thirteen": 50,  # 52 (24 draws)
     "giza": 3,  # 28 (no stock)
     "pyramid_dozen": 11,  # 26 (no stock)
-    "triangle": 1,  # 59 (31)
-    "eleven_triangle": 2,  # 34 (8)
+    "triangle": 1,  # 59 (29 draws, 2 redeals)
+    "eleven_triangle": 2,  # 34 (8 draws)
     "pharaohs": 537,  # 28 (no stock)
-    "anubis": 8,  # 82 (26)
-    "double_pyramid": 4,  # 129 (73)
-    "two_pyramids": 0,  # 95 (39)
-    "up_and_down": 4,  # 107 (51)
+    "anubis": 8,  # 87 (30 draws, 1 redeal)
+    "double_pyramid": 4,  # 128 (70 draws, 2 redeals)
+    "two_pyramids": 0,  # 95 (37 draws, 2 redeals)
+    "up_and_down": 4,  # 123 (65 draws, 2 redeals)
 }
 
 
