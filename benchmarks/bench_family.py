@@ -210,18 +210,33 @@ def run_cell(
 
 
 def cell_text(rows: dict[int, dict[str, Any]] | None) -> str:
-    """``win% [low, high] (n)`` of one cell, with the unknown count when there are some."""
+    """``win% [low, high] (n)`` of one cell: the rate over the decided deals with its
+    Wilson interval. With unknown deals, also the interval over *all* the deals whatever
+    the unknown ones are: from the lower end with every unknown deal lost to the upper end
+    with every one won (a rate over the decided deals alone leans toward the outcome the
+    solver settles faster).
+
+    >>> rows = {d: {"result": r} for d, r in enumerate(["won"] * 6 + ["lost"] * 2 + ["unknown"] * 2)}
+    >>> cell_text(rows)
+    '75.0% [32.4%, 94.9%] (n=8; 2 unknown: [24.8%, 96.0%] over all 10)'
+    """
     if not rows:
         return "not run"
     won = sum(r["result"] == "won" for r in rows.values())
     lost = sum(r["result"] == "lost" for r in rows.values())
     unknown = len(rows) - won - lost
     decided = won + lost
+    every = len(rows)
+    bracket = ""
+    if unknown:
+        floor = wilson(won, every, CONFIDENCE)[0]
+        ceiling = wilson(won + unknown, every, CONFIDENCE)[1]
+        bracket = f"{unknown:,} unknown: [{floor:.1%}, {ceiling:.1%}] over all {every:,}"
     if not decided:
-        return f"— ({unknown:,} unknown)"
+        return f"— ({bracket})"
     low, high = wilson(won, decided, CONFIDENCE)
     text = f"{won / decided:.1%} [{low:.1%}, {high:.1%}] (n={decided:,}"
-    return text + (f", {unknown:,} unknown)" if unknown else ")")
+    return text + (f"; {bracket})" if unknown else ")")
 
 
 def table(rule_sets: Sequence[RuleSet], path: Path, target: int) -> str:

@@ -52,7 +52,8 @@ def test_the_table_counts_deals_and_names_the_short_cells(tmp_path: Path) -> Non
     text = bench.table([get_rules("hard")], cache, 4)
     line = next(row for row in text.splitlines() if row.startswith("| `hard`"))
     assert "draw 1 onto 1 waste; 1 pass; stock top not available; clear the pyramid" in line
-    assert "33.3% [" in line and "(n=3, 1 unknown)" in line and "not run" in line
+    assert "33.3% [" in line and "(n=3; 1 unknown: [" in line and "over all 4)" in line
+    assert "not run" in line
     assert "Cells short of 4 deals: hard / perfect: 0." in text
 
 
