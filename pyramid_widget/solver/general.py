@@ -1091,7 +1091,8 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     rules, cards = model.rules, model.cards
     n = model.tableau
     table, mates = _value_pairs(rules)
-    #: per value, the pool counts' unit of each partner value (4 bits a value)
+    #: per value, the pool counts' unit of each partner value (4 bits a value: two decks hold
+    #: 8 cards of a value at most)
     units = [[1 << 4 * b for b in mates[a]] for a in range(14)]
     z = model.zok
     deck_zones = [2, 3] if model.stock_top else [2]
@@ -1220,7 +1221,8 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
         return None
     n = model.tableau
     table, mates = _value_pairs(rules)
-    #: per value, the pool counts' unit of each partner value (4 bits a value)
+    #: per value, the pool counts' unit of each partner value (4 bits a value: two decks hold
+    #: 8 cards of a value at most)
     units = [[1 << 4 * b for b in mates[a]] for a in range(14)]
     z = model.zok
     stock_top = model.stock_top
