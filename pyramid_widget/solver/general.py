@@ -1377,8 +1377,9 @@ RESTART_UNIT = 200
 """Two decks: the shuffled search number ``i`` (from 0) may count ``RESTART_UNIT *
 luby(i + 1)`` positions (see :func:`decide`). Measured on deals 0-19 of the four two-deck
 presets at 30,000 positions a deal: a win found for 49 of the 80 deals, against 37 with the
-24 searches of 2,000 positions and the unbounded one that came before, 41 with a unit of 100;
-moves kept in the generator's order with only a little shuffling found 21-34."""
+24 searches of 2,000 positions and the unbounded one that came before; a unit of 100 found
+27 of deals 0-9 (200: 30), one of 400 found 18 of deals 10-19 (200: 19); moves kept nearly in
+the generator's order (a little shuffling) found 21 and 34 of the 80."""
 CYCLE_RESTARTS = (48, 4000)
 """Shuffled searches and the positions each may count, one deck with unlimited passes
 (King Tut's deal 115 from 7.5 s to 3 s against 24 of 2000; with rule ``g-cycle-lost`` a
