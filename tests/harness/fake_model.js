@@ -12,6 +12,12 @@ export class FakeModel {
     if (typeof window.pyramidState === "function") {
       // (Not while an answer is held back: a kernel's messages arrive in order.)
       this.held = 0;
+      window.harnessWaiting = [];
+      window.harnessRelease = () => {
+        const waiting = window.harnessWaiting.splice(0);
+        for (const deliver of waiting) deliver();
+        return waiting.length;
+      };
       this.poll = setInterval(
         () => window.pyramidState().then((text) => { if (!this.held) this.update(JSON.parse(text)); }),
         150,
@@ -46,15 +52,14 @@ export class FakeModel {
   send(msg) {
     this.sent.push(msg);
     if (typeof window.pyramidSend === "function") {
-      // `window.harnessReplyDelay` (ms) holds each answer back, as a busy kernel would.
+      // While `window.harnessHold` is true each answer waits, as behind a busy kernel,
+      // until `window.harnessRelease()` delivers the waiting ones in order.
       const apply = (text) => this.update(JSON.parse(text));
+      if (window.harnessHold) this.held += 1;
+      const holding = window.harnessHold;
       window.pyramidSend(JSON.stringify(msg)).then((text) => {
-        const delay = window.harnessReplyDelay || 0;
-        if (delay) {
-          this.held += 1;
-          setTimeout(() => { this.held -= 1; apply(text); }, delay);
-        }
-        else apply(text);
+        if (!holding) { apply(text); return; }
+        window.harnessWaiting.push(() => { this.held -= 1; apply(text); });
       });
     }
   }
