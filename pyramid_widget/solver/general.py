@@ -1392,15 +1392,11 @@ def luby(i: int) -> int:
     >>> [luby(i) for i in range(1, 16)]
     [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
     """
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
+    while True:
+        k = i.bit_length()  # the smallest k with 2**k - 1 >= i
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1  # the sequence so far, once more
 
 
 def _dive(
