@@ -1353,23 +1353,17 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
     gen = Generator(model)
     nodes = 0
     lost: set[object] | None = set() if gen.cycles else None
-    if model.rules.decks > 1:
-        for seed in itertools.count():
-            cap = RESTART_UNIT * luby(seed + 1)
-            result = _dive(
-                model, gen, relaxed, stacked, budget, nodes, cap, random.Random(seed), lost
-            )
-            nodes = result.nodes
-            if result.found is not None or budget.out:
-                return result
-    if gen.cycles:
-        count, cap = CYCLE_RESTARTS
-        for seed in range(count):
-            rng = random.Random(seed)
-            result = _dive(model, gen, relaxed, stacked, budget, nodes, cap, rng, lost)
-            nodes = result.nodes
-            if result.found is not None or budget.out:
-                return result
+    caps: Iterator[int] = iter(())  # the shuffled searches' limits, in order
+    if model.rules.decks > 1:  # without end: the last search below is never reached
+        caps = (RESTART_UNIT * luby(i) for i in itertools.count(1))
+    elif gen.cycles:
+        caps = itertools.repeat(CYCLE_RESTARTS[1], CYCLE_RESTARTS[0])
+    for seed, cap in enumerate(caps):
+        rng = random.Random(seed)
+        result = _dive(model, gen, relaxed, stacked, budget, nodes, cap, rng, lost)
+        nodes = result.nodes
+        if result.found is not None or budget.out:
+            return result
     return _dive(model, gen, relaxed, stacked, budget, nodes, None, None, lost)
 
 
