@@ -76,9 +76,10 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     The dead-end test is cached per rank class (:func:`_dead_test`), and a position whose
     pyramid cannot be cleared even with a free stock (:mod:`.prune.relax`; under sum-13
     pairing, where that test is cheap: under adjacent ranks, measured on ``cheops``, it cost
-    about a second a deal and dropped nothing) is never queued: it has no winning line, so no shortest one goes through it
-    (about 17% fewer positions over ``relaxed`` deals 0-199, the same lengths). Its key, the
-    deck's counts per rank, is kept up to date by subtracting the cards a move removes.
+    about a second a deal and dropped nothing) is never queued: it has no winning line, so
+    no shortest one goes through it (about 17% fewer positions over ``relaxed`` deals
+    0-199, the same lengths). Its key, the deck's counts per rank, is kept up to date by
+    subtracting the cards a move removes.
     ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
     """
     if budget.node_limit < 1:
