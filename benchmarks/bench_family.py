@@ -17,6 +17,10 @@ Run it per preset and a few thousand deals at a time if need be::
     .venv/bin/python benchmarks/bench_family.py --strategy perfect --deals 10000 --rules giza
     .venv/bin/python benchmarks/bench_family.py --table          # the markdown table so far
 
+A deal the solver could not decide within ``--max-seconds`` is cached as unknown;
+``--retry-unknown`` plays those again (with a larger ``--max-seconds``, or after the solver
+got faster), and a deal's newest row is the one counted.
+
 Two-deck presets come last. The table states each rule set exactly (draw count and waste
 piles, passes, whether the stock top is available, what must be cleared, the extras).
 """
@@ -170,10 +174,15 @@ def run_cell(
     chunk: int,
     max_seconds: float,
     budget: float | None,
+    retry_unknown: bool = False,
 ) -> int:
     """Play the deals 0..deals-1 the cache lacks for this cell, ``chunk`` at a time; stop
-    early once ``budget`` seconds are spent. Returns the deals the cell now holds."""
-    done = set(load(path).get((rules.name, strategy), {}))
+    early once ``budget`` seconds are spent. With ``retry_unknown``, deals whose row says
+    unknown (the solver's limit ran out) are played again, and their new rows replace the
+    old (:func:`load` keeps a deal's last row). Returns the deals the cell now holds."""
+    cached = load(path).get((rules.name, strategy), {})
+    again = {d for d, row in cached.items() if retry_unknown and row["result"] == "unknown"}
+    done = set(cached) - again
     todo = [d for d in range(deals) if d not in done]
     start = time.monotonic()
     for i in range(0, len(todo), chunk):
@@ -275,6 +284,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--budget", type=float, default=None, help="seconds to spend on one cell, then move on"
     )
     parser.add_argument("--cache", type=Path, default=CACHE, help="the JSON-lines cache")
+    parser.add_argument(
+        "--retry-unknown",
+        action="store_true",
+        help="play again the deals the cache has as unknown (say, after the solver got faster)",
+    )
     parser.add_argument("--table", action="store_true", help="only print the table")
     args = parser.parse_args(argv)
     rule_sets = all_rule_sets()
@@ -303,6 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         chunk=args.chunk,
                         max_seconds=args.max_seconds,
                         budget=args.budget,
+                        retry_unknown=args.retry_unknown,
                     )
         except KeyboardInterrupt:
             print("interrupted: the finished chunks are in the cache", file=sys.stderr)

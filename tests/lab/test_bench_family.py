@@ -41,6 +41,31 @@ def test_a_second_run_plays_only_the_missing_deals(tmp_path: Path) -> None:
     assert len(bench.load(cache)[("medium", "greedy")]) == 8
 
 
+def test_retry_unknown_plays_only_the_unknown_deals_again(tmp_path: Path) -> None:
+    bench = load_bench()
+    cache = tmp_path / "rows.jsonl"
+    rules = get_rules("hard")
+    stale = [
+        {"rules": "hard", "strategy": "perfect", "deal": d, "result": r, "seconds": 10.0}
+        for d, r in [(0, "unknown"), (1, "lost"), (2, "unknown")]
+    ]
+    bench.append(cache, stale)
+    have = bench.run_cell(rules, "perfect", 3, cache, chunk=5, max_seconds=30.0, budget=None)
+    assert have == 3 and len(cache.read_text().splitlines()) == 3  # nothing missing: no play
+    bench.run_cell(
+        rules, "perfect", 3, cache, chunk=5, max_seconds=30.0, budget=None, retry_unknown=True
+    )
+    rows = [json.loads(line) for line in cache.read_text().splitlines()]
+    assert [row["deal"] for row in rows[3:]] == [0, 2]  # only the unknown ones, once each
+    cell = bench.load(cache)[("hard", "perfect")]
+    assert {d: cell[d]["result"] for d in cell} == {
+        0: rows[3]["result"],
+        1: "lost",
+        2: rows[4]["result"],
+    }
+    assert {rows[3]["result"], rows[4]["result"]} <= {"won", "lost"}  # decided this time
+
+
 def test_the_table_counts_deals_and_names_the_short_cells(tmp_path: Path) -> None:
     bench = load_bench()
     cache = tmp_path / "rows.jsonl"
