@@ -1,5 +1,6 @@
 """The board in real ``marimo run`` + Chromium (issues 17.2, 17.3): ``notebooks/play_marimo.py``
-renders in marimo's light and dark themes with readable text (contrast of the status line on
+renders in marimo's light and dark themes (one theme a notebook in the quick tier, both
+under ``--thorough``) with readable text (contrast of the status line on
 the board's own background), the felt follows the theme, a click on the board changes the
 game in the kernel, and the cell that reads ``board.value`` runs again after the click.
 The lessons (issue 17.4): ``notebooks/lessons_marimo.py`` shows the whole lesson (one
@@ -51,7 +52,14 @@ def contrast(a: list[int], b: list[int]) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-@pytest.fixture(scope="module", params=["light", "dark"])
+# Each marimo server costs 7-16 s to start, so the quick tier shows each notebook in one theme
+# (the board in dark, the lessons in light: both themes meet marimo there) and ``--thorough``
+# shows both notebooks in both.
+_DARK_FIRST = ["dark", pytest.param("light", marks=pytest.mark.slow)]
+_LIGHT_FIRST = ["light", pytest.param("dark", marks=pytest.mark.slow)]
+
+
+@pytest.fixture(scope="module", params=_DARK_FIRST)
 def marimo(request: pytest.FixtureRequest) -> Iterator[Marimo]:
     with Marimo([NOTEBOOK], theme=request.param, timeout=120) as server:
         yield server  # type: ignore[misc]
@@ -93,7 +101,7 @@ def test_renders_readably_and_a_click_reruns_the_dependent_cell(
 LESSONS = REPO / "notebooks" / "lessons_marimo.py"
 
 
-@pytest.fixture(scope="module", params=["light", "dark"])
+@pytest.fixture(scope="module", params=_LIGHT_FIRST)
 def lessons(request: pytest.FixtureRequest) -> Iterator[Marimo]:
     with Marimo([LESSONS], theme=request.param, timeout=120) as server:
         yield server  # type: ignore[misc]
