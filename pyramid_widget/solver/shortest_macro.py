@@ -76,10 +76,10 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     The dead-end test is cached per rank class (:func:`_dead_test`), and a position whose
     pyramid cannot be cleared even with a free stock (:mod:`.prune.relax`; under sum-13
     pairing, where that test is cheap: under adjacent ranks, measured on ``cheops``, it cost
-    about a second a deal and dropped nothing) is never queued: it has no winning line, so
+    about a second a deal and dropped nothing) is never expanded: it has no winning line, so
     no shortest one goes through it (about 17% fewer positions over ``relaxed`` deals
-    0-199, the same lengths). Its key, the deck's counts per rank, is kept up to date by
-    subtracting the cards a move removes.
+    0-199, the same lengths). The test runs when a position comes off the queue, before its
+    full bound, once per board: run on every child instead, it cost more than it saved.
     ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
     """
     if budget.node_limit < 1:
@@ -104,8 +104,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     dead, dead_cache = _dead_test(model)
     # the free-stock test: cheap under sum-13 pairing; adjacent ranks make it slow, for nothing
     free = FreeStock(model) if applies(model) and model.rules.pairing == "sum13" else None
-    weight = [0 if c < 0 else 1 << (4 * rank(c)) for c in model.cards]  # see FreeStock.clears
-    freed: dict[int, bool] = {}  # free-stock answers by pyramid and packed deck counts
+    freed: dict[int, bool] = {}  # free-stock answers by board
     classes = model.class_masks
     flags = model.flags
     stop_kings = flags.forced_kings & ~PYRAMID_ALL if flags.stock_top and not flags.stall else 0
@@ -121,6 +120,12 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             if cost[key] < g:
                 continue
             board, lo, pno = key
+            if free is not None:  # before the full bound: a lost position costs no more
+                clears = freed.get(board)
+                if clears is None:
+                    clears = freed[board] = free.wins(board)
+                if not clears:
+                    continue
             if h < 0:  # queued with the cheap bound: take the full one now (lazy A*)
                 h = bound(board, lo, pno)
                 if g + h > f:
@@ -136,7 +141,6 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             if not nodes % CHECK_EVERY:
                 budget.check_time()
             deck = board & ~PYRAMID_ALL
-            packed = free.packed_counts(board) if free is not None else 0
             ahead = (deck >> lo).bit_count()  # the draws to the end of the stock
             behind = (deck & ((1 << lo) - 1)).bit_count()  # the waste
             kings = deck & stop_kings  # never drawn: see _king_barriers
@@ -174,20 +178,6 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                     continue
                 if npno >= passes and buried(model, nboard, nlo):
                     continue
-                if free is not None:
-                    gone = bits & ~PYRAMID_ALL
-                    left = packed
-                    while gone:
-                        low = gone & -gone
-                        gone ^= low
-                        left -= weight[low.bit_length() - 1]
-                    npyr = nboard & PYRAMID_ALL
-                    fkey = left << 32 | npyr
-                    ok = freed.get(fkey)
-                    if ok is None:
-                        ok = freed[fkey] = free.clears(npyr, left)
-                    if not ok:
-                        continue
                 cost[nkey] = ng
                 if entries is None:
                     seen[nboard] = [(npno, nlo, ng)]

@@ -295,7 +295,7 @@ def test_the_free_stock_test_only_drops_lost_positions(
     (the dead-end test catches theirs), so numbered deals are used."""
     game = Game(name, deal)
     pruned = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
-    monkeypatch.setattr(FreeStock, "clears", lambda self, pyr, packed: True)
+    monkeypatch.setattr(FreeStock, "wins", lambda self, board, *rest: True)
     plain = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
     assert pruned.found is plain.found is not None
     assert len(pruned.line) == len(plain.line)

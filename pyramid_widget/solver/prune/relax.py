@@ -124,39 +124,6 @@ class FreeStock:
         except _GiveUp:
             return True
 
-    def clears(self, pyr: int, packed: int) -> bool:
-        """:meth:`wins` without a cell, for the pyramid mask ``pyr`` and the free deck given
-        as its counts per rank packed four bits a rank (:meth:`packed_counts`), so that a
-        search can keep that key up to date by subtraction instead of recounting the deck.
-
-        >>> from pyramid_widget.engine.game import Game
-        >>> g = Game.from_position("medium", pyramid=[None] * 26 + ["5H", "9C"], stock=["8D", "4S"])
-        >>> model = Model.from_game(g)
-        >>> free, board = FreeStock(model), model.root[0]
-        >>> free.clears(board & PYRAMID_ALL, free.packed_counts(board))  # 5H+8D, 9C+4S
-        True
-        >>> free.clears(board & PYRAMID_ALL, free.packed_counts(board) - (1 << 4 * 8))
-        False
-        """
-        if self.spent > LIMIT:
-            return True
-        counts = tuple(packed >> (4 * r) & 15 for r in range(14))
-        try:
-            return self._clear(pyr, counts, BLOCKED)
-        except _GiveUp:
-            return True
-
-    def packed_counts(self, board: int) -> int:
-        """The deck cards of ``board`` counted per rank, four bits a rank (rank ``r`` at bits
-        ``4r`` to ``4r + 3``; one or two decks hold at most eight of a rank)."""
-        ranks, packed = self.ranks, 0
-        deck = board & ~PYRAMID_ALL
-        while deck:
-            low = deck & -deck
-            deck ^= low
-            packed += 1 << (4 * ranks[low.bit_length() - 1])
-        return packed
-
     def _clear(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
         if not pyr and (cell < 0 or cell >= SIZE):
             return True
