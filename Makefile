@@ -25,7 +25,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 4 --dist loadgroup --durations=25
+	$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=25
 
 test-all: $(STAMP)
 	$(BIN)/ruff check .
