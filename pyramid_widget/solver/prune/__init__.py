@@ -81,7 +81,11 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "If the pyramid cannot be cleared when every stock and waste card may be played at "
         "any time, it cannot be cleared at all.",
         "No cell, or (with the cell variant, rule ``pile-free-stock``) at most one.",
-        (_S + "prune.relax.FreeStock", _S + "prune.relax.free_stock_wins"),
+        (
+            _S + "prune.relax.FreeStock",
+            _S + "prune.relax.free_stock_wins",
+            _S + "shortest_macro.macro_a_star",
+        ),
     ),
     PruningRule(
         "free-stock-saturated",
