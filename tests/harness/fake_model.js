@@ -55,8 +55,8 @@ export class FakeModel {
       // While `window.harnessHold` is true each answer waits, as behind a busy kernel,
       // until `window.harnessRelease()` delivers the waiting ones in order.
       const apply = (text) => this.update(JSON.parse(text));
-      if (window.harnessHold) this.held += 1;
-      const holding = window.harnessHold;
+      const holding = Boolean(window.harnessHold);
+      if (holding) this.held += 1;
       window.pyramidSend(JSON.stringify(msg)).then((text) => {
         if (!holding) { apply(text); return; }
         window.harnessWaiting.push(() => { this.held -= 1; apply(text); });
