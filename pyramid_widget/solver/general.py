@@ -22,7 +22,9 @@ argument holds for every rule set here (rules ``g-reach``, ``g-hall``, ``g-lone-
 ``g-forced-pair`` of :data:`pyramid_widget.solver.prune.PRUNING_RULES`), the relaxations
 ``g-free-pool`` and, on the last pass, ``g-waste-stack``, and with unlimited passes the
 removals a board's redeal cycle reaches as one position's moves (``g-cycle``, with
-shuffled short searches first that share what they proved lost, ``g-cycle-lost``); shortest
+shuffled short searches first that share what they proved lost, ``g-cycle-lost``); for
+two decks, beam searches for a win on the clock of draws (:func:`_beam`, which can report
+only a win) alternate with shuffled short searches (which can prove a loss); shortest
 mode is A* with the bound "every move removes at most two cards, a lone King one" (the
 classic model's A* for King Tut and Traditional). A ``by-pile`` redeal reorders the deck, which this encoding cannot follow: such rule sets
 are searched on engine positions (:func:`engine_search`), slowly but exactly.
@@ -1322,6 +1324,29 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
 # -- the searches ------------------------------------------------------------------------
 
 
+@dataclass
+class Search:
+    """What the searches of :func:`decide` share: the model, its move generator and the
+    dead-end tests (``relaxed``: rule ``g-free-pool``, asked after a tableau removal;
+    ``stacked``: rule ``g-waste-stack`` where it applies, asked at every position).
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> search = Search.of(GeneralModel.from_game(Game("anubis", deal=0)))
+    >>> search.relaxed(search.model.root), search.stacked is None  # three waste piles
+    (True, True)
+    """
+
+    model: GeneralModel
+    gen: Generator
+    relaxed: Callable[[State], bool]
+    stacked: Callable[[State], bool] | None
+
+    @classmethod
+    def of(cls, model: GeneralModel) -> Search:
+        """The generator and the tests of ``model``."""
+        return cls(model, Generator(model), free_pool(model), waste_stack(model))
+
+
 def decide(model: GeneralModel, budget: Budget) -> Result:
     """Decide whether the root can be won; a winning line if so.
 
@@ -1345,14 +1370,13 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
         return Result(True, [], 1)
     if model.is_dead(root):
         return Result(False, [], 1)
-    relaxed = free_pool(model)
-    stacked = waste_stack(model)
+    search = Search.of(model)
+    relaxed, stacked, gen = search.relaxed, search.stacked, search.gen
     if not relaxed(root) or (stacked is not None and not stacked(root)):
         return Result(False, [], 1)
     if budget.node_limit < 1:
         budget.out = True
         return Result(None, [], 0)
-    gen = Generator(model)
     nodes = 0
     lost: set[object] | None = set() if gen.cycles else None
     caps: Iterator[int] = iter(())  # the shuffled searches' limits, in order
@@ -1367,28 +1391,20 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
             width = next(beams, None)
             if width is not None:
                 before = nodes
-                result = _beam(model, gen, relaxed, stacked, budget, nodes, width)
+                result = _beam(search, budget, nodes, width)
                 nodes = result.nodes
                 if result.found is not None or budget.out:
                     return result
                 due = nodes + (nodes - before)
         rng = random.Random(seed)
-        result = _dive(model, gen, relaxed, stacked, budget, nodes, cap, rng, lost)
+        result = _dive(search, budget, nodes, cap, rng, lost)
         nodes = result.nodes
         if result.found is not None or budget.out:
             return result
-    return _dive(model, gen, relaxed, stacked, budget, nodes, None, None, lost)
+    return _dive(search, budget, nodes, None, None, lost)
 
 
-def _beam(
-    model: GeneralModel,
-    gen: Generator,
-    relaxed: Callable[[State], bool],
-    stacked: Callable[[State], bool] | None,
-    budget: Budget,
-    done: int,
-    width: int,
-) -> Result:
+def _beam(search: Search, budget: Budget, done: int, width: int) -> Result:
     """A beam search for a win, on the clock of draws: ``found`` is True with a winning
     line, or ``None`` (never ``False``: a position the beam drops may be the one that wins).
 
@@ -1404,11 +1420,11 @@ def _beam(
 
     >>> from pyramid_widget.engine.game import Game
     >>> model = GeneralModel.from_game(Game("anubis", deal=0))
-    >>> gen = Generator(model)
-    >>> result = _beam(model, gen, free_pool(model), waste_stack(model), Budget(None, None), 0, 50)
+    >>> result = _beam(Search.of(model), Budget(None, None), 0, 50)
     >>> result.found, len(result.line) > 50
     (True, True)
     """
+    model, gen, relaxed, stacked = search.model, search.gen, search.relaxed, search.stacked
     root = model.root
     is_win, dead, expand = model.is_win, gen.dead, gen.expand
     tab_all = model.tab_all
@@ -1511,10 +1527,7 @@ def luby(i: int) -> int:
 
 
 def _dive(
-    model: GeneralModel,
-    gen: Generator,
-    relaxed: Callable[[State], bool],
-    stacked: Callable[[State], bool] | None,
+    search: Search,
     budget: Budget,
     done: int,
     cap: int | None,
@@ -1523,9 +1536,8 @@ def _dive(
 ) -> Result:
     """One depth-first search with a transposition table (an earlier pass dominates a later
     one: rule ``transposition``); ``found`` is ``None`` when the budget or ``cap`` ran out.
-    ``done`` positions were counted before; ``rng`` shuffles the moves. ``relaxed`` (rule
-    ``g-free-pool``) is asked after each tableau removal, ``stacked`` (rule
-    ``g-waste-stack``, where it applies) at every position.
+    ``done`` positions were counted before; ``rng`` shuffles the moves. The dead-end tests
+    of ``search`` are asked as :class:`Search` says.
 
     ``lost`` (rule ``g-cycle-lost``, only where rule ``g-cycle`` applies): keys of positions
     proved lost, skipped, and those this search proves lost are added. Soundness: under
@@ -1536,6 +1548,7 @@ def _dive(
     proved lost, searched to its end, or met before in this search, which, with no path
     coming round, means searched to its end). Positions still open when a search is cut off
     are not recorded."""
+    model, gen, relaxed, stacked = search.model, search.gen, search.relaxed, search.stacked
     root = model.root
     expand, is_win, dead, key_of = gen.cycle, model.is_win, gen.dead, gen.key
     if rng is not None:

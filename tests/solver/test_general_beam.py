@@ -10,7 +10,7 @@ import pytest
 
 from pyramid_widget import Game
 from pyramid_widget.solver import general, solve
-from pyramid_widget.solver.general import GeneralModel, Generator, free_pool, waste_stack
+from pyramid_widget.solver.general import GeneralModel
 from pyramid_widget.solver.search import Budget
 from tests.solver.test_exhaustive import reference
 from tests.solver.test_family_exhaustive import RULES, TWO_DECKS, family_position, ordered_position
@@ -19,10 +19,8 @@ SHAPES = {**RULES, **TWO_DECKS}
 
 
 def _beam(game: Game, width: int, max_nodes: int | None = None) -> general.Result:
-    model = GeneralModel.from_game(game)
-    gen = Generator(model)
-    budget = Budget(max_nodes, None)
-    return general._beam(model, gen, free_pool(model), waste_stack(model), budget, 0, width)
+    search = general.Search.of(GeneralModel.from_game(game))
+    return general._beam(search, Budget(max_nodes, None), 0, width)
 
 
 def _replays_to_a_win(game: Game, line: list[object]) -> bool:
