@@ -40,8 +40,9 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.cards import KING, Card, make_card, rank
@@ -1346,6 +1347,15 @@ class Search:
         """The generator and the tests of ``model``."""
         return cls(model, Generator(model), free_pool(model), waste_stack(model))
 
+    def drops(self, state: State, bits: int) -> bool:
+        """Whether a dead-end test proves ``state`` lost, reached by a move that removed
+        the slots ``bits`` (none for a draw, a redeal or a cell move)."""
+        if bits and (
+            self.gen.dead(state, bits) or (bits & self.model.tab_all and not self.relaxed(state))
+        ):
+            return True
+        return self.stacked is not None and not self.stacked(state)
+
 
 def decide(model: GeneralModel, budget: Budget) -> Result:
     """Decide whether the root can be won; a winning line if so.
@@ -1424,25 +1434,13 @@ def _beam(search: Search, budget: Budget, done: int, width: int) -> Result:
     >>> result.found, len(result.line) > 50
     (True, True)
     """
-    model, gen, relaxed, stacked = search.model, search.gen, search.relaxed, search.stacked
-    root = model.root
-    is_win, dead, expand = model.is_win, gen.dead, gen.expand
-    tab_all = model.tab_all
+    model, drops, expand = search.model, search.drops, search.gen.expand
+    root, is_win, tab_all = model.root, model.is_win, model.tab_all
     goal = tab_all if model.rules.win == "pyramid" else -1
     limit = budget.node_limit
     nodes = done
     came: dict[object, tuple[object, Step] | None] = {_beam_key(root): None}
     layer: list[tuple[object, State]] = [(_beam_key(root), root)]
-
-    def line_to(key: object) -> list[Move]:
-        steps: list[Step] = []
-        back = came[key]
-        while back is not None:
-            key, step = back
-            steps.append(step)
-            back = came[key]
-        return [model.to_move(s) for s in reversed(steps)]
-
     try:
         while layer:
             todo = layer
@@ -1453,7 +1451,7 @@ def _beam(search: Search, budget: Budget, done: int, width: int) -> Result:
                     raise OutOfBudget
                 nodes += 1
                 if is_win(state):
-                    return Result(True, line_to(key), nodes)
+                    return Result(True, _line_back(model, came, key), nodes)
                 if not nodes % CHECK_EVERY:
                     budget.check_time()
                 for step, nxt, bits in expand(state):
@@ -1461,15 +1459,13 @@ def _beam(search: Search, budget: Budget, done: int, width: int) -> Result:
                     if nkey in came:
                         continue
                     came[nkey] = (key, step)
-                    if bits and (dead(nxt, bits) or (bits & tab_all and not relaxed(nxt))):
-                        continue
-                    if stacked is not None and not stacked(nxt):
+                    if drops(nxt, bits):
                         continue
                     if step[0] == DRAW or step[0] == REDEAL:
                         later.append((((nxt[0] | nxt[3]) & goal).bit_count(), nkey, nxt))
                     else:
                         todo.append((nkey, nxt))
-            later.sort(key=_first)
+            later.sort(key=_COUNT)
             layer = []
             boards: set[int] = set()
             for _, nkey, nxt in later:
@@ -1484,8 +1480,22 @@ def _beam(search: Search, budget: Budget, done: int, width: int) -> Result:
     return Result(None, [], nodes)
 
 
-def _first(item: tuple[int, object, State]) -> int:
-    return item[0]
+def _line_back(
+    model: GeneralModel, came: Mapping[Any, tuple[Any, Step] | None], key: Any
+) -> list[Move]:
+    """The engine moves from the root to ``key``, walking back the ``(key before, move)``
+    links of ``came`` to a key it holds as ``None`` or not at all (the root)."""
+    steps: list[Step] = []
+    back = came.get(key)
+    while back is not None:
+        key, step = back
+        steps.append(step)
+        back = came.get(key)
+    return [model.to_move(s) for s in reversed(steps)]
+
+
+_COUNT = itemgetter(0)
+"""The sort key of the beam's candidates: the cards still to go."""
 
 
 def _beam_key(state: State) -> object:
@@ -1548,9 +1558,9 @@ def _dive(
     proved lost, searched to its end, or met before in this search, which, with no path
     coming round, means searched to its end). Positions still open when a search is cut off
     are not recorded."""
-    model, gen, relaxed, stacked = search.model, search.gen, search.relaxed, search.stacked
+    model, gen, drops = search.model, search.gen, search.drops
     root = model.root
-    expand, is_win, dead, key_of = gen.cycle, model.is_win, gen.dead, gen.key
+    expand, is_win, key_of = gen.cycle, model.is_win, gen.key
     if rng is not None:
         shuffle = rng.shuffle
 
@@ -1559,7 +1569,6 @@ def _dive(
             shuffle(out)
             return out
 
-    tab_all = model.tab_all
     best: dict[object, int] = {key_of(root): root[4]}
     limit = budget.node_limit
     if done >= limit:
@@ -1590,9 +1599,7 @@ def _dive(
             best[key] = pno
             if lost is not None and key in lost:
                 continue
-            if bits and (dead(nxt, bits) or (bits & tab_all and not relaxed(nxt))):
-                continue
-            if stacked is not None and not stacked(nxt):
+            if drops(nxt, bits):
                 continue
             if nodes >= limit:
                 raise OutOfBudget
@@ -1649,11 +1656,7 @@ def fewest(model: GeneralModel, budget: Budget, ceiling: int) -> Result:
             if g > cost.get(state, g):
                 continue
             if model.is_win(state):
-                line: list[Step] = []
-                while state in parent:
-                    state, step = parent[state]
-                    line.append(step)
-                return Result(True, [model.to_move(s) for s in reversed(line)], nodes)
+                return Result(True, _line_back(model, parent, state), nodes)
             if nodes >= limit:
                 raise OutOfBudget
             nodes += 1
