@@ -8,18 +8,12 @@ import pytest
 
 from pyramid_widget import PRESETS, Game
 from pyramid_widget.engine.rules import get_rules
-from pyramid_widget.solver import Solution, Verdict, solve, solve_deal
+from pyramid_widget.solver import Verdict, solve, solve_deal
 from pyramid_widget.solver.general import GeneralModel, fits_classic
+from pyramid_widget.solver.lines import replay_wins
 
 ORIGINAL = ("relaxed", "medium", "hard", "cheops", "apophis", "egypt", "easy")
 ONE_DECK_NEW = [n for n, r in PRESETS.items() if n not in ORIGINAL and r.decks == 1]
-
-
-def _replays(game: Game, solution: Solution) -> bool:
-    replay = game.copy()
-    for move in solution.moves:
-        replay.play(move)
-    return replay.status.value == "won"
 
 
 def test_the_original_presets_keep_the_classic_searches() -> None:
@@ -37,7 +31,7 @@ def test_one_deck_presets_decide_deals_with_lines_that_win(name: str) -> None:
         assert solution.verdict is not Verdict.UNKNOWN, (name, number)
         verdicts.add(solution.verdict)
         if solution.winnable:
-            assert _replays(game, solution), (name, number)
+            assert replay_wins(game, solution.moves), (name, number)
         else:
             assert solution.moves == []
 
@@ -55,7 +49,7 @@ def test_a_position_in_play_is_solved_from_where_it_stands(name: str) -> None:
     assert str(game) == before  # the game is not changed
     assert solution.verdict is not Verdict.UNKNOWN
     if solution.winnable:
-        assert _replays(game, solution)
+        assert replay_wins(game, solution.moves)
 
 
 def test_face_down_games_say_the_solver_knew_the_hidden_cards() -> None:
@@ -88,7 +82,7 @@ def test_shortest_on_a_family_deal_is_shortest_or_says_it_is_not() -> None:
     fewest = solve(game, shortest=True, max_seconds=30)
     assert fewest.verdict is decided.verdict
     if decided.winnable:
-        assert _replays(game, fewest)
+        assert replay_wins(game, fewest.moves)
         assert len(fewest.moves) <= len(decided.moves)
         if not fewest.shortest:
             assert fewest.moves == decided.moves

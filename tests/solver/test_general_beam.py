@@ -11,6 +11,7 @@ import pytest
 from pyramid_widget import Game
 from pyramid_widget.solver import general, solve
 from pyramid_widget.solver.general import GeneralModel
+from pyramid_widget.solver.lines import replay_wins
 from pyramid_widget.solver.search import Budget
 from tests.solver.test_exhaustive import reference
 from tests.solver.test_family_exhaustive import RULES, TWO_DECKS, family_position, ordered_position
@@ -21,13 +22,6 @@ SHAPES = {**RULES, **TWO_DECKS}
 def _beam(game: Game, width: int, max_nodes: int | None = None) -> general.Result:
     search = general.Search.of(GeneralModel.from_game(game))
     return general._beam(search, Budget(max_nodes, None), 0, width)
-
-
-def _replays_to_a_win(game: Game, line: list[object]) -> bool:
-    replay = game.copy()
-    for move in line:
-        replay.play(move)  # type: ignore[arg-type]
-    return replay.status.value == "won"
 
 
 @pytest.mark.parametrize("name", sorted(SHAPES))
@@ -45,7 +39,7 @@ def test_the_beam_reports_only_true_wins(name: str) -> None:
             assert result.found in (True, None), (name, seed, width)
             if result.found:
                 assert truth, (name, seed, width, str(game))
-                assert _replays_to_a_win(game, result.line), (name, seed, width)
+                assert replay_wins(game, result.line), (name, seed, width)
             seen.add((truth, result.found))
     assert (True, True) in seen, "the beam found no win at all"
     if (False, None) not in seen:  # every position was winnable: nothing to refuse here
@@ -58,10 +52,10 @@ def test_a_two_deck_deal_is_won_by_the_beam_and_the_line_replays(name: str) -> N
     game = Game(name, deal=0)
     result = _beam(game, 100)
     assert result.found is True
-    assert _replays_to_a_win(game, result.line)
+    assert replay_wins(game, result.line)
     solution = solve(game, max_seconds=30)
     assert solution.winnable is True
-    assert _replays_to_a_win(game, list(solution.moves))
+    assert replay_wins(game, solution.moves)
 
 
 def test_the_beam_stops_at_its_node_budget() -> None:
