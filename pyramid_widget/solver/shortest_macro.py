@@ -523,7 +523,8 @@ class Tables:
         walk after the redeal (bottom up) stops where it can no longer win: both walks only
         add (:data:`STEP` is 0 or 1, :data:`OWN` too), so once its total so far is above the
         top-down walk's total before this card, every card from here up is cheaper from the
-        top. ``last``: the pyramid card every other one covers (:func:`.bounds.last_card`),
+        top. Without stock top play each card of the next pass before the priced one costs
+        its draw (see :func:`extra_bound`). ``last``: the pyramid card every other one covers (:func:`.bounds.last_card`),
         if any: a waste card whose only partner left is that one stays till the redeal
         as far as the cards under it go. ``targets``: the only slots whose costs are read
         (default all); the waste is walked from its top down to the lowest of them only (the
@@ -570,7 +571,8 @@ class Tables:
             at[13 - k] += 1
         if self.passes is not None and pno >= self.passes:
             return out
-        if not self.top:
+        top = self.top
+        if not top:
             acc += 1  # each card's own draw (the redeal's move is the 1 added in ``here``)
         shared = stock if self.shared else 0
         partners = self.model.partners
@@ -586,7 +588,9 @@ class Tables:
             here = acc + 1 + OWN[i]
             if here < out[s]:
                 out[s] = here
-            if not partners[s] & shared:  # else it may go with a stock card at once
+            if not top:  # drawn, whatever it goes with later: a move of its own
+                acc += 1
+            elif not partners[s] & shared:  # else it may go with a stock card at once
                 acc += STEP[i]
                 at[k] = i + 5
                 at[13 - k] += 1
@@ -657,7 +661,11 @@ def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
     draw; or a removal, which takes at most one card of the stock and one of the waste, so
     a waste card that may leave with a stock card of this pass is not counted in the new
     pass), except the ones played with pyramid cards, which cost only what the allowance
-    formula above says (:func:`_excess`, with ``d`` itself counted as played). The bound
+    formula above says (:func:`_excess`, with ``d`` itself counted as played). Without
+    stock top play there is no such exception in the new pass: a stock card leaves the
+    stock only by a draw, so every card before ``d`` in it costs its draw, whatever it is
+    played with later (the allowance then goes to no card passed; leaving it unused only
+    lowers the bound). The bound
     is the dearest card that must be played, so it never exceeds what a winning line spends.
 
     Stuck waste cards. A waste card that is no King going alone and has no partner left in

@@ -117,6 +117,17 @@ def test_a_waste_partner_under_other_cards_or_behind_a_redeal() -> None:
     assert _bound(medium) == len(_shortest(medium)) == 5
 
 
+def test_without_stock_top_play_every_card_of_the_next_pass_is_drawn() -> None:
+    # 4D pairs with nothing left, so 8C is reached after the redeal only; 7D comes first
+    # in the new pass and is drawn (a move) even though it later goes with 6C: redeal, two
+    # draws and two removals (the bound once let 7D pass for free and said 4)
+    game = Game.from_position(
+        "medium", pyramid=[None] * 26 + ["6C", "5H"], wastes=[["7D", "8C", "4D"]], stock=[]
+    )
+    assert _extra(game) == 3
+    assert _bound(game) == len(_shortest(game)) == 5
+
+
 def test_last_pass_waste_partner_must_be_dug_out() -> None:
     game = Game.from_position(
         "hard", pyramid=[None] * 26 + ["5H", "9C"], wastes=[["8C", "4D"]], stock=["2S"]
@@ -159,6 +170,29 @@ def test_bound_never_exceeds_the_fewest_moves(name: str) -> None:
                 assert macro_a_star(model.for_shortest(), Budget(None, None)).found is False
             moves = list(game.legal_moves)
             game.play(rng.choice(moves))
+
+
+@pytest.mark.parametrize("name", [n for n in ONE_PILE if RULES[n].passes != 1])
+def test_bound_never_exceeds_the_fewest_moves_with_a_redeal_ahead(name: str) -> None:
+    """As above, on walks that mostly draw and redeal: positions with a waste and a redeal
+    still allowed, where the walk after the redeal prices the cards."""
+    rules = RULES[name]
+    later = 0
+    for seed in seeds(range(1000, 1060), quick=12):  # all 60 with --thorough
+        game = small_position(rules, seed)
+        rng = random.Random(seed)
+        for _ in range(8):
+            if game.is_over:
+                break
+            truth = reference(game)
+            if truth is not None:
+                assert _bound(game) <= truth, (name, seed, str(game))
+                passes = rules.passes
+                later += bool(any(game.wastes) and (passes is None or game.pass_number < passes))
+            moves = list(game.legal_moves)
+            draws = [m for m in moves if str(m) in ("draw", "redeal")]
+            game.play(rng.choice(draws) if draws and rng.random() < 0.6 else rng.choice(moves))
+    assert later >= 10, later
 
 
 def check_a_star_against_plain_search(game: Game, label: object) -> None:
