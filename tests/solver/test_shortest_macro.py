@@ -35,6 +35,28 @@ def _bound(game: Game) -> int:
     return int(_bound_functions(model)[0](board, lo, pno))
 
 
+def walk_checking_bound(
+    game: Game, rng: random.Random, steps: int, draw_bias: float = 0.0
+) -> list[Game]:
+    """Play up to ``steps`` random moves from ``game`` (a draw or redeal with probability
+    ``draw_bias`` when one is legal), checking before each that the shortest-mode bound is
+    at most the fewest moves the plain search finds; the positions that could be won (a
+    copy of each) are returned, so a test can require enough of them."""
+    won = []
+    for _ in range(steps):
+        if game.is_over:
+            break
+        truth = reference(game)
+        if truth is not None:
+            assert _bound(game) <= truth, str(game)
+            won.append(game.copy())
+        moves = list(game.legal_moves)
+        draws = [m for m in moves if str(m) in ("draw", "redeal")]
+        biased = draw_bias > 0 and draws and rng.random() < draw_bias
+        game.play(rng.choice(draws) if biased else rng.choice(moves))
+    return won
+
+
 def _shortest(game: Game) -> list[str]:
     result = macro_a_star(Model.from_game(game).for_shortest(), Budget(None, None))
     assert result.found
@@ -180,18 +202,9 @@ def test_bound_never_exceeds_the_fewest_moves_with_a_redeal_ahead(name: str) -> 
     later = 0
     for seed in seeds(range(1000, 1060), quick=12):  # all 60 with --thorough
         game = small_position(rules, seed)
-        rng = random.Random(seed)
-        for _ in range(8):
-            if game.is_over:
-                break
-            truth = reference(game)
-            if truth is not None:
-                assert _bound(game) <= truth, (name, seed, str(game))
-                passes = rules.passes
-                later += bool(any(game.wastes) and (passes is None or game.pass_number < passes))
-            moves = list(game.legal_moves)
-            draws = [m for m in moves if str(m) in ("draw", "redeal")]
-            game.play(rng.choice(draws) if draws and rng.random() < 0.6 else rng.choice(moves))
+        for seen in walk_checking_bound(game, random.Random(seed), 8, draw_bias=0.6):
+            passes = rules.passes
+            later += bool(any(seen.wastes) and (passes is None or seen.pass_number < passes))
     assert later >= 10, later
 
 
