@@ -132,7 +132,7 @@ def test_bounds_never_exceed_the_fewest_moves_on_deep_positions(name: str) -> No
     won = 0
     for seed in seeds(range(40), quick=16):  # all 40 with --thorough
         game = _deep_position(rules, seed)
-        won += len(walk_checking_bound(game, random.Random(seed), 3))
+        won += len(walk_checking_bound(game, random.Random(seed), 3, (name, seed)))
     assert won >= 4
 
 

@@ -36,19 +36,20 @@ def _bound(game: Game) -> int:
 
 
 def walk_checking_bound(
-    game: Game, rng: random.Random, steps: int, draw_bias: float = 0.0
+    game: Game, rng: random.Random, steps: int, label: object, draw_bias: float = 0.0
 ) -> list[Game]:
     """Play up to ``steps`` random moves from ``game`` (a draw or redeal with probability
     ``draw_bias`` when one is legal), checking before each that the shortest-mode bound is
-    at most the fewest moves the plain search finds; the positions that could be won (a
-    copy of each) are returned, so a test can require enough of them."""
+    at most the fewest moves the plain search finds (``label`` names the walk in a
+    failure); the positions that could be won (a copy of each) are returned, so a test can
+    require enough of them."""
     won = []
     for _ in range(steps):
         if game.is_over:
             break
         truth = reference(game)
         if truth is not None:
-            assert _bound(game) <= truth, str(game)
+            assert _bound(game) <= truth, (label, str(game))
             won.append(game.copy())
         moves = list(game.legal_moves)
         draws = [m for m in moves if str(m) in ("draw", "redeal")]
@@ -202,7 +203,7 @@ def test_bound_never_exceeds_the_fewest_moves_with_a_redeal_ahead(name: str) -> 
     later = 0
     for seed in seeds(range(1000, 1060), quick=12):  # all 60 with --thorough
         game = small_position(rules, seed)
-        for seen in walk_checking_bound(game, random.Random(seed), 8, draw_bias=0.6):
+        for seen in walk_checking_bound(game, random.Random(seed), 8, (name, seed), draw_bias=0.6):
             passes = rules.passes
             later += bool(any(seen.wastes) and (passes is None or seen.pass_number < passes))
     assert later >= 10, later
