@@ -2,10 +2,12 @@
 seven original presets still get exactly what they got at commit 5b941a5.
 
 Run: ``.venv/bin/python benchmarks/bench_family_solver.py [--rules triangle giza ...]
-[--count 200] [--max-seconds 10] [--two-deck-seconds 30] [--jsonl FILE]`` prints one table
-row per preset: deals, winnable %, unknown (budget hit), median / p90 / max CPU seconds,
-max nodes and peak memory (resident set of the process that solved the preset, MB). Each
-preset runs in a fresh process, deals one after another.
+[--count 200] [--max-seconds 10] [--two-deck-seconds 30] [--jsonl FILE] [--deals 3,15]``
+prints one table row per preset: deals, winnable %, unknown (budget hit), median / p90 /
+max CPU seconds, max nodes and peak memory (resident set of the process that solved the preset, MB). Each
+preset runs in a fresh process, deals one after another. ``--deals`` plays only the deal
+numbers listed (say, the deals a run at 10 s left unknown, again with a bigger budget) in
+place of ``0 .. count-1``.
 
 ``--golden`` instead re-solves deals 0-199 (``--count``) of the seven original presets and
 compares verdict, nodes, line length and line with ``tests/solver/golden_old_presets.json``
@@ -41,14 +43,14 @@ def new_presets() -> list[str]:
     return [name for name in PRESETS if name not in OLD]
 
 
-def run_rules(name: str, count: int, max_seconds: float) -> dict[str, Any]:
-    """Solve deals 0..count-1 of preset ``name`` in this process; check each winning line by
-    replaying it through the engine."""
+def run_rules(name: str, deals: list[int], max_seconds: float) -> dict[str, Any]:
+    """Solve the numbered ``deals`` of preset ``name`` in this process; check each winning
+    line by replaying it through the engine."""
     from pyramid_widget import Game
     from pyramid_widget.solver import solve
 
     records = []
-    for number in range(count):
+    for number in deals:
         game = Game(name, deal=number)
         started = time.process_time()
         solution = solve(game, max_seconds=max_seconds)
@@ -143,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=10.0)
     parser.add_argument("--two-deck-seconds", type=float, default=30.0)
     parser.add_argument("--jsonl", default=None)
+    parser.add_argument("--deals", default=None, help="deal numbers, comma-separated")
     parser.add_argument("--golden", action="store_true")
     args = parser.parse_args(argv)
     if args.golden:
@@ -150,13 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     from pyramid_widget.engine.rules import get_rules
 
     names = args.rules or new_presets()
+    deals = [int(x) for x in args.deals.split(",")] if args.deals else list(range(args.count))
     print(HEADER, flush=True)
     out = open(args.jsonl, "w") if args.jsonl else None  # noqa: SIM115
     try:
         for name in names:
             budget = args.two_deck_seconds if get_rules(name).decks == 2 else args.max_seconds
             with multiprocessing.get_context("spawn").Pool(1) as pool:
-                result = pool.apply(run_rules, (name, args.count, budget))
+                result = pool.apply(run_rules, (name, deals, budget))
             print(summarise(result), flush=True)
             if out is not None:
                 for record in result["records"]:
