@@ -101,3 +101,36 @@ def test_decide_alternates_beams_and_shuffled_searches(monkeypatch: pytest.Monke
     assert kinds.count("beam") == 2, calls  # both widths ran
     second = kinds.index("beam", 1)  # after searches of as many positions as the first
     assert calls[second - 1][1] >= 2 * calls[0][1], calls
+
+
+def test_the_beam_asks_the_free_pool_test_only_of_positions_it_keeps() -> None:
+    """Within a round removals are followed without the free-pool test; it is asked of the
+    candidates for the next round, fewer than the positions searched. The win found is the
+    same as with the test asked everywhere, since a removal never makes the relaxed game
+    easier."""
+    game = Game("two_pyramids", deal=0)
+    search = general.Search.of(GeneralModel.from_game(game))
+    asked = 0
+    real = search.relaxed
+
+    def counted(state: general.State) -> bool:
+        nonlocal asked
+        asked += 1
+        return real(state)
+
+    search.relaxed = counted
+    result = general._beam(search, Budget(None, None), 0, 100)
+    assert result.found is True
+    assert replay_wins(game, result.line)
+    assert 0 < asked < result.nodes / 2, (asked, result.nodes)
+
+
+def test_a_late_round_keeps_several_positions_of_a_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Double Pyramid deal 11: a beam of 100 wins it when a round with fewer tableau boards
+    than room keeps up to BEAM_FILL positions of a board, and not with one a board."""
+    game = Game("double_pyramid", deal=11)
+    result = _beam(game, 100)
+    assert result.found is True
+    assert replay_wins(game, result.line)
+    monkeypatch.setattr(general, "BEAM_FILL", 1)
+    assert _beam(game, 100).found is None
