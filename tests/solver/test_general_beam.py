@@ -12,14 +12,14 @@ from pyramid_widget import Game
 from pyramid_widget.solver import general, solve
 from pyramid_widget.solver.general import GeneralModel
 from pyramid_widget.solver.lines import replay_wins
-from pyramid_widget.solver.search import Budget
+from pyramid_widget.solver.search import Budget, Result
 from tests.solver.test_exhaustive import reference
 from tests.solver.test_family_exhaustive import RULES, TWO_DECKS, family_position, ordered_position
 
 SHAPES = {**RULES, **TWO_DECKS}
 
 
-def _beam(game: Game, width: int, max_nodes: int | None = None) -> general.Result:
+def _beam(game: Game, width: int, max_nodes: int | None = None) -> Result:
     search = general.Search.of(GeneralModel.from_game(game))
     return general._beam(search, Budget(max_nodes, None), 0, width)
 
@@ -71,12 +71,12 @@ def test_decide_alternates_beams_and_shuffled_searches(monkeypatch: pytest.Monke
     calls: list[tuple[str, int]] = []
     real_beam, real_dive = general._beam, general._dive
 
-    def beam(*args: object) -> general.Result:
+    def beam(*args: object) -> Result:
         result = real_beam(*args)  # type: ignore[arg-type]
         calls.append(("beam", result.nodes))
-        return general.Result(None, [], result.nodes)  # as if it found nothing
+        return Result(None, [], result.nodes)  # as if it found nothing
 
-    def dive(*args: object) -> general.Result:
+    def dive(*args: object) -> Result:
         result = real_dive(*args)  # type: ignore[arg-type]
         calls.append(("dive", result.nodes))
         return result
