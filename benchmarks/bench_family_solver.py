@@ -4,10 +4,10 @@ seven original presets still get exactly what they got at commit 5b941a5.
 Run: ``.venv/bin/python benchmarks/bench_family_solver.py [--rules triangle giza ...]
 [--count 200] [--max-seconds 10] [--two-deck-seconds 30] [--jsonl FILE] [--deals 3,15]``
 prints one table row per preset: deals, winnable %, unknown (budget hit), median / p90 /
-max CPU seconds, max nodes and peak memory (resident set of the process that solved the preset, MB). Each
-preset runs in a fresh process, deals one after another. ``--deals`` plays only the deal
-numbers listed (say, the deals a run at 10 s left unknown, again with a bigger budget) in
-place of ``0 .. count-1``.
+max CPU seconds, max nodes and peak memory (resident set of the process that solved the
+preset, MB). Each preset runs in a fresh process, deals one after another. ``--deals`` plays
+only the deal numbers listed (say, the deals a run at 10 s left unknown, again with a bigger
+budget) in place of ``0 .. count-1``.
 
 ``--golden`` instead re-solves deals 0-199 (``--count``) of the seven original presets and
 compares verdict, nodes, line length and line with ``tests/solver/golden_old_presets.json``

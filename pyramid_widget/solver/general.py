@@ -1477,23 +1477,18 @@ def _beam(search: Search, budget: Budget, done: int, width: int) -> Result:
                         todo.append((nkey, nxt))
             later.sort(key=_COUNT)
             layer = []
+            kept: set[object] = set()
             boards: dict[int, int] = {}  # tableau board: positions of it kept
-            for _, nkey, nxt in later:
-                tab = nxt[0] & tab_all
-                if tab not in boards and relaxed(nxt):
-                    boards[tab] = 1
-                    layer.append((nkey, nxt))
+            for cap in (1, BEAM_FILL):  # one a board; where boards are fewer than room, more
+                for _, nkey, nxt in later:
                     if len(layer) >= width:
                         break
-            if len(layer) < width:  # fewer boards than room: a few more of each
-                kept = {nkey for nkey, _ in layer}
-                for _, nkey, nxt in later:
                     tab = nxt[0] & tab_all
-                    if boards.get(tab, 0) < BEAM_FILL and nkey not in kept and relaxed(nxt):
-                        boards[tab] = boards.get(tab, 0) + 1
+                    have = boards.get(tab, 0)
+                    if have < cap and nkey not in kept and relaxed(nxt):
+                        boards[tab] = have + 1
+                        kept.add(nkey)
                         layer.append((nkey, nxt))
-                        if len(layer) >= width:
-                            break
     except OutOfBudget:
         budget.out = True
     return Result(None, [], nodes)
