@@ -137,6 +137,23 @@ def golden(count: int) -> int:
     return 1 if problems else 0
 
 
+def deal_numbers(text: str) -> list[int]:
+    """``--deals``: comma-separated deal numbers.
+
+    >>> deal_numbers("3,15")
+    [3, 15]
+    """
+    try:
+        numbers = [int(part) for part in text.split(",")]
+    except ValueError:
+        numbers = []
+    if not numbers or min(numbers) < 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a list of deal numbers: write them comma-separated, as in 3,15"
+        )
+    return numbers
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark (or the golden check)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -145,7 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=10.0)
     parser.add_argument("--two-deck-seconds", type=float, default=30.0)
     parser.add_argument("--jsonl", default=None)
-    parser.add_argument("--deals", default=None, help="deal numbers, comma-separated")
+    parser.add_argument(
+        "--deals", type=deal_numbers, default=None, help="deal numbers, comma-separated"
+    )
     parser.add_argument("--golden", action="store_true")
     args = parser.parse_args(argv)
     if args.golden:
@@ -153,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     from pyramid_widget.engine.rules import get_rules
 
     names = args.rules or new_presets()
-    deals = [int(x) for x in args.deals.split(",")] if args.deals else list(range(args.count))
+    deals = args.deals if args.deals is not None else list(range(args.count))
     print(HEADER, flush=True)
     out = open(args.jsonl, "w") if args.jsonl else None  # noqa: SIM115
     try:
