@@ -13,10 +13,13 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
+from pyramid_widget.engine.cards import rank
 from pyramid_widget.engine.moves import Move
+from pyramid_widget.solver.bounds import PairTable
 from pyramid_widget.solver.model import CELL, PYRAMID_ALL, Model, State, matched
 from pyramid_widget.solver.prune import piles
 from pyramid_widget.solver.search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
+from pyramid_widget.solver.shortest_macro import OWN, STEP, Groups, Tables
 
 StepMove = tuple[int, ...]
 
@@ -27,9 +30,12 @@ LOST = 1 << 20
 def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     """Find a winning line with the fewest moves (every move counts one), or prove none.
 
-    A* ranked by the moves that must still remove (or park) cards, :func:`pyramid_moves`
-    where it applies, else :func:`~pyramid_widget.solver.search.lower_bound`, plus
-    :func:`deal_bound` (draws), ties broken towards deeper nodes. The sum is admissible but
+    A* ranked by :class:`MoveBound`: the moves that must still remove (or park) cards,
+    :func:`pyramid_moves` where it applies, else
+    :func:`~pyramid_widget.solver.search.lower_bound`, plus :func:`deal_bound` (draws), plus
+    the moves spent digging partners out of the waste piles (:class:`PileDig`) or lost to
+    pairs of different rank classes that rule each other out, ties broken towards deeper
+    nodes. The sum is admissible but
     not consistent (a removal can drop the draws still needed by several), so a position
     reached again more cheaply is searched again; the first win taken off the queue is then
     a shortest one. Where :mod:`pyramid_widget.solver.prune.piles` applies (several piles or a
@@ -48,12 +54,11 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     dead, expand, fuse = tests.dead, tests.expand, tests.follow_ups
     if model.is_dead(root) or dead(root):
         return Result(False, [], 1)
-    removals = _removal_bound(model)
+    bound = MoveBound(model)
     parent: dict[State, tuple[State, StepMove] | None] = {root: None}
     depth = {root: 0}
     counter = 0
-    wanted: dict[int, list[tuple[int, int]]] = {}
-    heap = [(removals(root) + deal_bound(model, root, wanted), 0, counter, root)]
+    heap = [(bound(root), 0, counter, root)]
     nodes = 0
     node_limit = budget.node_limit
     limit = ceiling if ceiling is not None else 1 << 30
@@ -77,7 +82,7 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
                 ng = g + len(move) // 3
                 if depth.get(nxt, limit + 1) <= ng:
                     continue
-                f = ng + removals(nxt) + deal_bound(model, nxt, wanted)
+                f = ng + bound(nxt, limit - ng)
                 if f > limit or dead(nxt):
                     continue
                 depth[nxt] = ng
@@ -186,7 +191,9 @@ def _counted_reach(
     return reach
 
 
-def pyramid_moves(model: Model, state: State, cache: dict[tuple[int, int], int]) -> int:
+def pyramid_moves(
+    model: Model, state: State, cache: dict[tuple[int, int], int], order: PairTable | None = None
+) -> int:
     """Moves still needed to take the pyramid cards away (sum-13 pairing, pyramid-only win),
     at least: per rank class {r, 13 - r} holding ``a`` and ``b`` of them, ``a + b - M``,
     where ``M`` is the largest matching of pairs of them that can meet with no more cell
@@ -204,6 +211,13 @@ def pyramid_moves(model: Model, state: State, cache: dict[tuple[int, int], int])
     :func:`~pyramid_widget.solver.search.lower_bound` (``M <= min(a, b)``). ``cache`` maps
     ``(pyramid cards in place, pyramid cards in the cell)`` to the answer.
 
+    With ``order`` (a :class:`~pyramid_widget.solver.bounds.PairTable` over the rank
+    classes), ``M`` is also at most the most pairs of the class that some clearing order of
+    the pyramid cards in place can make, plus one per card of the class in the cell: a pair
+    made with no cell move takes two cards uncovered at the same moment (or one already in
+    the cell, which is in at most one pair), and a card stepping into the cell leaves the
+    pyramid like a card taken alone (see :func:`free_pairs`).
+
     >>> from pyramid_widget.engine.game import Game
     >>> g = Game.from_position("egypt", pyramid=[None] * 25 + ["8H", "5C", "8C"], stock=["AD"])
     >>> pyramid_moves(Model.from_game(g), Model.from_game(g).root, {})
@@ -214,6 +228,27 @@ def pyramid_moves(model: Model, state: State, cache: dict[tuple[int, int], int])
     found = cache.get(key)
     if found is not None:
         return found
+    masks = model.rank_masks
+    both = placed | parked
+    total = (both & masks[13]).bit_count()
+    for r, pairs in enumerate(free_pairs(model, placed, parked, order)):
+        if r:
+            total += (both & masks[r]).bit_count() + (both & masks[13 - r]).bit_count() - pairs
+    cache[key] = total
+    return total
+
+
+def free_pairs(model: Model, placed: int, parked: int, order: PairTable | None = None) -> list[int]:
+    """Per rank ``r`` of 1..6 (index ``r``; index 0 unused), the largest number of pairs of
+    rank class {r, 13 - r} among the pyramid cards ``placed`` and those ``parked`` in the
+    cell that can meet with no more cell moves (:func:`pyramid_moves`' ``M``), capped by
+    ``order`` when given (see there).
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("egypt", pyramid=[None] * 25 + ["8H", "5C", "8C"], stock=["AD"])
+    >>> free_pairs(Model.from_game(g), 0b111 << 25, 0)[5]
+    1
+    """
     flags, masks = model.flags, model.rank_masks
     both = placed | parked
     edges = [0] * PYRAMID_ALL.bit_length()
@@ -233,21 +268,233 @@ def pyramid_moves(model: Model, state: State, cache: dict[tuple[int, int], int])
                 parked if flags.cell_pyramid else 0
             )
             edges[q] = mates & free
-    total = (both & masks[13]).bit_count()
+    out = [0] * 7
     for r in range(1, 7):
         low_side, high_side = both & masks[r], both & masks[13 - r]
-        pairs = matched(low_side, edges, high_side) if low_side and high_side else 0
-        total += low_side.bit_count() + high_side.bit_count() - pairs
-    cache[key] = total
-    return total
+        if not (low_side and high_side):
+            continue
+        pairs = matched(low_side, edges, high_side)
+        if order is not None and pairs:
+            ordered = order.best(placed & (low_side | high_side))
+            ordered += (parked & (low_side | high_side)).bit_count()
+            pairs = min(pairs, ordered)
+        out[r] = pairs
+    return out
+
+
+class MoveBound:
+    """The bound :func:`a_star` ranks positions by: ``bound(state)`` is the removals still
+    needed (:func:`pyramid_moves` with the clearing-order cap under sum-13 pairing and a
+    pyramid-only win, else :func:`~pyramid_widget.solver.search.lower_bound`), plus the
+    draws still needed (:func:`deal_bound`), plus the dearer of two counts of further
+    moves (rule ``bound-dig``): the moves that digging partners out of the waste piles
+    costs (:class:`PileDig`, where it applies), and ``D``, the pairs the rank classes can
+    make each on its own beyond the most pairs the whole pyramid can make in one clearing
+    order (:class:`~pyramid_widget.solver.bounds.PairTable`, plus one per card in the cell).
+
+    Argument for ``D``: with ``M_c`` the pairs the removal bound allows class ``c`` and
+    ``x_c`` the pairs a line makes with no cell move, the line spends ``sum(M_c - x_c)``
+    removals beyond the removal bound, and ``sum(x_c)`` is at most the joint count, so that
+    is at least ``D``. :class:`PileDig` counts a part of the same moves (those removals and
+    moves of deck cards), so the two are not added: the larger is taken. Draws are neither.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("egypt", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "2D", "KS"]])
+    >>> MoveBound(Model.from_game(g))(Model.from_game(g).root)  # 5H+8C after KS and 2D
+    3
+    """
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        counted = model.rules.pairing == "sum13" and model.rules.win == "pyramid"
+        self.order = PairTable(model, classes=True) if counted else None
+        self.joint = PairTable(model, classes=False) if counted else None
+        self.dig = PileDig(model, self.order) if PileDig.applies(model) else None
+        self.removal_cache: dict[tuple[int, int], int] = {}
+        self.delta_cache: dict[tuple[int, int], int] = {}
+        self.wanted: dict[int, list[tuple[int, int]]] = {}
+        """:func:`deal_bound`'s cache."""
+
+    def removals(self, state: State) -> int:
+        """The removals still needed."""
+        if self.order is None:
+            return lower_bound(self.model, state)
+        return pyramid_moves(self.model, state, self.removal_cache, self.order)
+
+    def delta(self, placed: int, parked: int) -> int:
+        """``D`` for the pyramid cards in place and in the cell (see the class)."""
+        key = (placed, parked)
+        hit = self.delta_cache.get(key)
+        if hit is None:
+            assert self.joint is not None
+            apart = sum(free_pairs(self.model, placed, parked, self.order))
+            together = self.joint.pairs(placed) + parked.bit_count()
+            hit = self.delta_cache[key] = max(0, apart - together)
+        return hit
+
+    def __call__(self, state: State, room: int = LOST) -> int:
+        """The bound for ``state``; the dig count is left out once the rest is above
+        ``room`` (the caller drops such a position anyway)."""
+        h = self.removals(state) + deal_bound(self.model, state, self.wanted)
+        if self.order is None or h > room:
+            return h
+        extra = self.delta(state[0] & PYRAMID_ALL, state[3] & PYRAMID_ALL)
+        if self.dig is not None:
+            dig = self.dig.extra(state)
+            if dig > extra:
+                extra = dig
+        return h + extra
+
+
+class PileDig:
+    """Rule ``bound-dig``: the moves a line must spend digging its pyramid cards' partners
+    out of the waste piles, beyond the removals and draws still needed (added to
+    :func:`pyramid_moves` and :func:`deal_bound`; sum-13 pairing, a pyramid-only win, no
+    redeal left, no waste pair).
+
+    The argument. With no redeal left a waste pile only grows on top and loses its top
+    card, and no move takes two cards of one pile (only its top is available, and the
+    waste-pair rule, which pairs the top with the card beneath it, is excluded). So before a
+    pile card ``d`` is played every card above it leaves, each in a move of its own: a
+    removal with a pyramid card, a removal of deck cards only (a King alone, or two deck
+    cards, at most one of them from this pile), or a move to the cell. Only the first kind
+    is counted by :func:`pyramid_moves`, and only up to an *allowance*: in a rank class
+    {r, 13 - r} with ``a`` and ``b`` pyramid cards (in place or in the cell) and ``M`` pairs
+    of them that can meet with no cell move, a line making ``x`` such pairs spends
+    ``a + b - x`` moves on them, ``M - x`` more than the removal bound, while it plays
+    ``a - x - z`` deck cards of rank ``13 - r`` with them (``z`` pairs made with a cell
+    move, each two moves for two cards): so every deck card of rank ``13 - r`` played with
+    a pyramid card beyond ``a - M`` costs an extra move, and every pile card passed that is
+    not played with a pyramid card costs one. That is the excess table of
+    :func:`~pyramid_widget.solver.shortest_macro.extra_bound` (``OWN`` and ``STEP``),
+    walked down each pile from its top: the cost of ``d`` counts the cards above it and
+    ``d`` itself. Stock cards and a deck card in the cell cost nothing here (their draws are
+    :func:`deal_bound`'s). Which deck cards must be played: a partner of each pyramid card
+    with no pyramid partner left at all (its cheapest), and per rank class ``a - M'`` deck
+    cards of rank ``13 - r``, ``M'`` the largest matching of the class's pyramid cards that
+    may ever meet (a cell move lets a covering pair meet): the ``a - M'``-th cheapest. The
+    bound adds the dearest of these, never more than the moves a winning line spends
+    besides its draws and the removal bound's removals: those moves are distinct from both.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("egypt", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "2D", "KS"]])
+    >>> model = Model.from_game(g)
+    >>> PileDig(model).extra(model.root)  # the King and the 2 leave first
+    2
+    """
+
+    def __init__(self, model: Model, order: PairTable | None = None) -> None:
+        self.model = model
+        self.order = order
+        """The clearing-order cap of the allowance (:func:`free_pairs`), if any."""
+        self.size = len(model.cards)
+        """Slots in all: the deck's, then any card in the cell at the start."""
+        self.passes = model.rules.passes
+        self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.cache: dict[tuple[int, int], tuple[list[int], Groups | None, int]] = {}
+
+    @staticmethod
+    def applies(model: Model) -> bool:
+        """Whether the rule set is one the argument holds for (see the class docs)."""
+        rules = model.rules
+        return (
+            rules.pairing == "sum13"
+            and rules.win == "pyramid"
+            and rules.passes is not None
+            and not rules.waste_pair
+            and not rules.overlap_discards
+        )
+
+    def tables(self, placed: int, parked: int) -> tuple[list[int], Groups | None, int]:
+        """``(base, groups, targets)`` for the pyramid cards in place and in the cell: the
+        excess-table index per rank before any deck card is passed, the requirements (as
+        :meth:`~pyramid_widget.solver.shortest_macro.Tables.groups`), and every deck slot
+        some requirement may pick."""
+        key = (placed, parked)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        model = self.model
+        masks, needs = model.rank_masks, model.needs
+        both = placed | parked
+        deck = ((1 << self.size) - 1) & ~PYRAMID_ALL
+        counts = [(both & m).bit_count() for m in masks]
+        free = free_pairs(model, placed, parked, self.order)
+        base = [0] * 14
+        base[13] = counts[13] * 625  # Kings: no partner rank, each passed costs one
+        wanted: list[tuple[int, int]] = []
+        for r in range(1, 7):
+            m = 13 - r
+            base[r] = ((counts[r] * 5 + counts[m]) * 5 + free[r]) * 25
+            base[m] = ((counts[m] * 5 + counts[r]) * 5 + free[r]) * 25
+            low_side, high_side = both & masks[r], both & masks[m]
+            meet = matched(low_side, needs, high_side) if low_side and high_side else 0
+            if counts[r] > meet:
+                wanted.append((counts[r] - meet, masks[m] & deck))
+            if counts[m] > meet:
+                wanted.append((counts[m] - meet, masks[r] & deck))
+        rest = both & ~masks[13]
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            mates = needs[low.bit_length() - 1]
+            if not mates & both:
+                wanted.append((1, mates & deck))
+        targets = 0
+        for _, slots in wanted:
+            targets |= slots
+        hit = self.cache[key] = (base, Tables.groups(wanted), targets)
+        return hit
+
+    def extra(self, state: State) -> int:
+        """The bound's value for ``state`` (0 while a redeal is left; :data:`LOST` when a
+        requirement cannot be met)."""
+        board, lo, piles, cells, pno = state[0], state[1], state[2], state[3], state[4]
+        if self.passes is None or pno < self.passes:
+            return 0
+        base, groups, targets = self.tables(board & PYRAMID_ALL, cells & PYRAMID_ALL)
+        if groups is None:
+            return LOST
+        if not groups:
+            return 0
+        costs = [LOST] * self.size
+        free = (board >> lo << lo | cells & ~PYRAMID_ALL) & targets
+        while free:
+            low = free & -free
+            free ^= low
+            costs[low.bit_length() - 1] = 0
+        ranks = self.ranks
+        for pile in (
+            piles if isinstance(piles, tuple) else (board & ~PYRAMID_ALL & ((1 << lo) - 1),)
+        ):
+            wanted = pile & targets
+            if not wanted:
+                continue
+            rest = pile & -(wanted & -wanted)  # from the top down to the lowest target
+            at = base[:]
+            total = 0
+            while rest:
+                s = rest.bit_length() - 1
+                rest ^= 1 << s
+                k = ranks[s]
+                i = at[k]
+                own = total + OWN[i]
+                if own < costs[s]:
+                    costs[s] = own
+                total += STEP[i]
+                at[k] = i + 5
+                at[13 - k] += 1
+        worst = 0
+        for e, get in groups:
+            c = min(get(costs)) if e == 1 else sorted(get(costs))[e - 1]
+            if c > worst:
+                worst = c
+        return worst
 
 
 def _removal_bound(model: Model) -> Callable[[State], int]:
-    """:func:`pyramid_moves` (with a cache) where it applies, else ``lower_bound``."""
-    if model.rules.pairing != "sum13" or model.rules.win != "pyramid":
-        return lambda state: lower_bound(model, state)
-    cache: dict[tuple[int, int], int] = {}
-    return lambda state: pyramid_moves(model, state, cache)
+    """:meth:`MoveBound.removals` of a fresh bound."""
+    return MoveBound(model).removals
 
 
 Steps = list[tuple[StepMove, State]]

@@ -348,6 +348,21 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "Macro moves, sum-13 pairing, pyramid-only win.",
         (_S + "shortest_macro.extra_bound",),
     ),
+    PruningRule(
+        "bound-dig",
+        "A* bound of the move-by-move search: the moves spent digging pyramid cards' partners "
+        "out of the waste piles (every card above a partner leaves first, a move each, free "
+        "only when played with a pyramid card within the rank class's allowance), or the "
+        "pairs the rank classes can make apart beyond the most one clearing order makes, "
+        "whichever is more; with the removals capped by that clearing order per class.",
+        "Sum-13 pairing, a pyramid-only win; the digging only with no redeal left and no "
+        "waste pair or overlap discards.",
+        (
+            _S + "shortest_moves.PileDig",
+            _S + "shortest_moves.MoveBound",
+            _S + "shortest_moves.free_pairs",
+        ),
+    ),
 )
 """Every pruning rule of the solver, by stable id (see the module docstring)."""
 

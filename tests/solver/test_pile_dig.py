@@ -1,0 +1,234 @@
+"""Rule ``bound-dig`` (:class:`~pyramid_widget.solver.shortest_moves.PileDig` and the
+clearing-order counts of :class:`~pyramid_widget.solver.shortest_moves.MoveBound`): the
+moves spent digging partners out of the waste piles, and the pairs no clearing order can
+make, never make the move-by-move A*'s bound exceed the true fewest moves.
+
+The truth is the plain breadth-first search of ``tests/solver/test_exhaustive.py``, on
+random small positions whose waste piles hold the pyramid cards' partners under other cards
+(some of them Kings, some with no partner left, some with pyramid partners), with a short
+stock, sometimes a card in the cell, and random walks from there. The checks also require
+positions where the new term counts and the whole bound is exact, so a bound raised by one
+there would fail them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid_widget import Game, RuleSet, get_rules
+from pyramid_widget.engine.cards import KING, rank
+from pyramid_widget.solver import solve
+from pyramid_widget.solver.model import PYRAMID_ALL, Model
+from pyramid_widget.solver.shortest_moves import MoveBound, PileDig, pyramid_moves
+from tests.solver.test_exhaustive import reference
+from tests.support.tier import seeds
+
+RULES = {
+    "egypt": get_rules("egypt"),
+    "egypt-no-cell": get_rules("egypt").replace(
+        name="egypt-no-cell",
+        cells=0,
+        pair_zones=get_rules("egypt").pair_zones - {"cell+pyramid", "cell+waste"},
+    ),
+    "two-waste-one-pass": get_rules("medium").replace(
+        name="two-waste-one-pass", waste_piles=2, draw_count=2, passes=1
+    ),
+    "draw-three-two-passes": get_rules("medium").replace(
+        name="draw-three-two-passes", draw_count=3, passes=2
+    ),
+}
+
+
+def piled_position(rules: RuleSet, seed: int) -> Game:
+    """Two to four bottom-row pyramid cards; their partners buried in the waste piles under
+    one to three other cards each; a stock of up to three cards; under a rule set with a
+    cell, sometimes a card in it; the last pass, or under two passes either pass."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    pyramid: list[int | None] = [None] * 28
+    for pos in range(rng.choice([24, 25, 26]), 28):
+        pyramid[pos] = deck.pop()
+    wastes: list[list[int]] = [[] for _ in range(rules.waste_piles)]
+    for card in pyramid:
+        if card is None:
+            continue
+        mates = [c for c in deck if rules.pairs(card, c)]
+        if mates and rng.random() < 0.85:
+            deck.remove(mates[0])
+            wastes[rng.randrange(len(wastes))].append(mates[0])
+    for pile in wastes:
+        for _ in range(rng.randint(0, 2)):  # over the partners: Kings half the time
+            kings = [c for c in deck if rank(c) == KING]
+            card = kings[0] if kings and rng.random() < 0.5 else deck[-1]
+            deck.remove(card)
+            pile.append(card)
+    stock = [deck.pop() for _ in range(rng.randint(0, 3))]
+    cells: list[int | None] = []
+    if rules.cells:
+        cells = [deck.pop() if rng.random() < 0.3 else None]
+    passes = rules.passes or 1
+    return Game.from_position(
+        rules,
+        pyramid=pyramid,
+        stock=stock,
+        wastes=wastes,
+        cells=cells,
+        pass_number=passes if rng.random() < 0.75 else 1,
+    )
+
+
+def bound_parts(game: Game) -> tuple[int, int]:
+    """``(the A*'s whole bound, PileDig's count)`` at the position of ``game``."""
+    model = Model.from_game(game).for_shortest()
+    bound = MoveBound(model)
+    assert bound.dig is not None
+    return bound(model.root), bound.dig.extra(model.root)
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_dig_bound_never_exceeds_the_fewest_moves(name: str) -> None:
+    rules = RULES[name]
+    assert PileDig.applies(Model.from_game(piled_position(rules, 0)))
+    checked = counted = exact = 0
+    for seed in seeds(range(80), quick=50):
+        rng = random.Random(seed)
+        game = piled_position(rules, seed)
+        for _ in range(4):  # the position, then a few random moves on from it
+            if game.is_over:
+                break
+            truth = reference(game)
+            if truth is not None:
+                bound, dig = bound_parts(game)
+                assert bound <= truth, (name, seed, str(game))
+                checked += 1
+                counted += dig > 0
+                exact += dig > 0 and bound == truth
+            game.play(rng.choice(list(game.legal_moves)))
+    # the term must have counted, and have been tight, on enough positions to mean something
+    assert checked >= 20 and counted >= 5 and exact >= 2, (checked, counted, exact)
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_shortest_lines_with_the_dig_bound_match_the_plain_search(name: str) -> None:
+    rules = RULES[name]
+    won = 0
+    for seed in seeds(range(200, 240), quick=20):
+        game = piled_position(rules, seed)
+        truth = reference(game)
+        solution = solve(game, shortest=True)
+        assert solution.winnable is (truth is not None), (name, seed)
+        if truth is None:
+            continue
+        won += 1
+        assert solution.shortest and len(solution.moves) == truth, (name, seed)
+        replay = game.copy()
+        for move in solution.moves:
+            replay.play(move)
+        assert replay.status.value == "won"
+    assert won >= 3, name
+
+
+def test_a_partner_under_a_king_and_a_lone_card_costs_two_moves() -> None:
+    # 5H needs the 8C under 2D and KS: the King goes alone, the 2 to the cell (or with a J
+    # there is none of): two moves before 5H+8C
+    game = Game.from_position("egypt", pyramid=[None] * 27 + ["5H"], wastes=[["8C", "2D", "KS"]])
+    assert bound_parts(game) == (3, 2)
+    assert reference(game) == len(solve(game, shortest=True).moves) == 3
+
+
+def test_a_card_above_that_goes_with_another_pyramid_card_is_free() -> None:
+    # 5H needs the 8C under 9D, and 9D goes with the 4S of the pyramid: no extra move
+    game = Game.from_position("egypt", pyramid=[None] * 26 + ["5H", "4S"], wastes=[["8C", "9D"]])
+    assert bound_parts(game) == (2, 0)
+    assert reference(game) == 2
+
+
+def test_no_dig_while_a_redeal_is_left() -> None:
+    rules = RULES["draw-three-two-passes"]
+    game = Game.from_position(rules, pyramid=[None] * 27 + ["5H"], wastes=[["8C", "2D", "KS"]])
+    model = Model.from_game(game).for_shortest()
+    assert PileDig(model).extra(model.root) == 0
+    last = Game.from_position(
+        rules, pyramid=[None] * 27 + ["5H"], wastes=[["8C", "2D", "KS"]], pass_number=2
+    )
+    assert bound_parts(last)[1] == 2
+
+
+def top_position(rules: RuleSet, seed: int) -> Game:
+    """The top four rows of a pyramid (ten cards, each covering the ones above it; most of
+    them 4s, 5s, 8s and 9s, so pairs of one class cross and clearing orders rule pairs
+    out), partners of some of them in the stock and the waste piles, and under a cell rule
+    set sometimes a card in the cell."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    pyramid: list[int | None] = [None] * 28
+    for pos in range(10):
+        pool = [c for c in deck if rank(c) in (4, 5, 8, 9)]
+        card = pool[0] if pool and rng.random() < 0.7 else deck[-1]
+        deck.remove(card)
+        pyramid[pos] = card
+    loose: list[int] = []
+    for card in pyramid[:10]:
+        mates = [c for c in deck if card is not None and rules.pairs(card, c)]
+        if mates and rng.random() < 0.8 and len(loose) < 7:
+            loose.append(mates[0])
+            deck.remove(mates[0])
+    rng.shuffle(loose)
+    wastes: list[list[int]] = [[] for _ in range(rules.waste_piles)]
+    while loose and rng.random() < 0.6:
+        wastes[rng.randrange(len(wastes))].append(loose.pop())
+    cells: list[int | None] = []
+    if rules.cells:
+        cells = [deck.pop() if rng.random() < 0.3 else None]
+    return Game.from_position(
+        rules,
+        pyramid=pyramid,
+        stock=loose,
+        wastes=wastes,
+        cells=cells,
+        pass_number=rules.passes or 1,
+    )
+
+
+def test_order_counts_never_exceed_the_fewest_moves_on_deep_positions() -> None:
+    """Deep pyramids, where pairs of one class can rule out pairs of another: the
+    clearing-order cap and ``D`` must count on positions that can be won, and the whole
+    bound never exceed the plain search's fewest moves there, on the position and a few
+    random moves on; the shortest line has that length."""
+    rules = RULES["egypt"]
+    checked = capped = crossed = 0
+    for seed in seeds(range(60), quick=30):
+        rng = random.Random(seed)
+        game = top_position(rules, seed)
+        for step in range(4):
+            if game.is_over:
+                break
+            truth = reference(game)
+            if truth is not None:
+                model = Model.from_game(game).for_shortest()
+                bound = MoveBound(model)
+                root = model.root
+                assert bound(root) <= truth, (seed, str(game))
+                capped += bound.removals(root) > pyramid_moves(model, root, {})
+                crossed += bound.delta(root[0] & PYRAMID_ALL, root[3] & PYRAMID_ALL) > 0
+                checked += 1
+                if step == 0:
+                    assert len(solve(game, shortest=True).moves) == truth, seed
+            game.play(rng.choice(list(game.legal_moves)))
+    assert checked >= 20 and capped >= 2 and crossed >= 2, (checked, capped, crossed)
+
+
+def test_pairs_that_rule_each_other_out_count_once() -> None:
+    # 5H (1) covers 8C (3) and 5S (2) covers 8S (5): 5H+8S and 5S+8C each meet alone, not
+    # both; the matching allows two pairs, a clearing order one
+    game = Game.from_position(
+        "egypt", pyramid=[None, "5H", "5S", "8C", "AD", "8S"] + [None] * 22, stock=["8D", "8H"]
+    )
+    model = Model.from_game(game).for_shortest()
+    assert pyramid_moves(model, model.root, {}) == 3  # AD, and 4 cards in 2 pairs
+    assert MoveBound(model).removals(model.root) == 4  # 4 cards in 1 pair + 2 alone... + AD
+    assert reference(game) is None or MoveBound(model)(model.root) <= (reference(game) or 0)
