@@ -440,12 +440,9 @@ class Tables:
         requirement can never be met (fewer than ``e`` such deck cards in the whole deck).
         A requirement whose answer is never above another's is left out: the ``e``-th
         cheapest of a set is at most the ``e'``-th cheapest of a subset for ``e' >= e``."""
-        kept: list[tuple[int, int]] = []
-        for e, slots in sorted(set(wanted), key=lambda w: (-w[0], w[1].bit_count())):
-            if slots.bit_count() < e:
-                return None
-            if not any(e2 >= e and not s2 & ~slots for e2, s2 in kept):
-                kept.append((e, slots))
+        kept = Tables.kept(wanted)
+        if kept is None:
+            return None
         out: Groups = []
         for e, slots in kept:
             picks = slots_of(slots)
@@ -453,6 +450,22 @@ class Tables:
                 picks = [picks[0], picks[0]]  # a tuple from itemgetter, e = 1
             out.append((e, itemgetter(*picks)))
         return out
+
+    @staticmethod
+    def kept(wanted: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
+        """The requirements ``(e, slots)`` :meth:`groups` keeps, as they are (``None`` when
+        one can never be met).
+
+        >>> Tables.kept([(1, 0b110), (1, 0b010), (2, 0b110)])
+        [(2, 6), (1, 2)]
+        """
+        kept: list[tuple[int, int]] = []
+        for e, slots in sorted(set(wanted), key=lambda w: (-w[0], w[1].bit_count())):
+            if slots.bit_count() < e:
+                return None
+            if not any(e2 >= e and not s2 & ~slots for e2, s2 in kept):
+                kept.append((e, slots))
+        return kept
 
     def extra(self, board: int, lo: int, pno: int, info: Info) -> int:
         """See :func:`extra_bound`; ``info`` is :meth:`pyramid` of the board."""

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.bounds import PairTable
-from pyramid_widget.solver.model import CELL, PYRAMID_ALL, Model, State, matched
+from pyramid_widget.solver.model import CELL, PYRAMID_ALL, Model, State, matched, slots_of
 from pyramid_widget.solver.prune import piles
 from pyramid_widget.solver.search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
-from pyramid_widget.solver.shortest_macro import OWN, STEP, Groups, Tables
+from pyramid_widget.solver.shortest_macro import OWN, STEP, Tables
 
 StepMove = tuple[int, ...]
 
@@ -30,7 +30,9 @@ LOST = 1 << 20
 def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     """Find a winning line with the fewest moves (every move counts one), or prove none.
 
-    A* ranked by :class:`MoveBound`: the moves that must still remove (or park) cards,
+    A* ranked by :class:`MoveBound`, taken lazily (a position is queued with its quick part,
+    :meth:`MoveBound.cheap`, and gets the rest and the dead-end tests when it comes off the
+    queue, going back in if that raises it): the moves that must still remove (or park) cards,
     :func:`pyramid_moves` where it applies, else
     :func:`~pyramid_widget.solver.search.lower_bound`, plus :func:`deal_bound` (draws), plus
     the moves spent digging partners out of the waste piles (:class:`PileDig`) or lost to
@@ -58,16 +60,25 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     parent: dict[State, tuple[State, StepMove] | None] = {root: None}
     depth = {root: 0}
     counter = 0
-    heap = [(bound(root), 0, counter, root)]
+    heap = [(bound(root), 0, counter, root, True)]
     nodes = 0
     node_limit = budget.node_limit
     limit = ceiling if ceiling is not None else 1 << 30
     try:
         while heap:
-            _, negg, _, state = heapq.heappop(heap)
+            f, negg, _, state, full = heapq.heappop(heap)
             g = -negg
             if depth.get(state, g) < g:
                 continue
+            if not full:  # queued with the cheap part of the bound: the rest now (lazy A*)
+                if dead(state):
+                    continue
+                more = bound.extra(state)
+                if more:
+                    if f + more <= limit:
+                        counter += 1
+                        heapq.heappush(heap, (f + more, negg, counter, state, True))
+                    continue
             if nodes >= node_limit:
                 raise OutOfBudget
             nodes += 1
@@ -82,13 +93,13 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
                 ng = g + len(move) // 3
                 if depth.get(nxt, limit + 1) <= ng:
                     continue
-                f = ng + bound(nxt, limit - ng)
-                if f > limit or dead(nxt):
+                f = ng + bound.cheap(nxt)
+                if f > limit:
                     continue
                 depth[nxt] = ng
                 parent[nxt] = (state, move)
                 counter += 1
-                heapq.heappush(heap, (f, -ng, counter, nxt))
+                heapq.heappush(heap, (f, -ng, counter, nxt, False))
     except OutOfBudget:
         return Result(None, [], nodes)
     return Result(False, [], nodes)
@@ -332,18 +343,24 @@ class MoveBound:
             hit = self.delta_cache[key] = max(0, apart - together)
         return hit
 
-    def __call__(self, state: State, room: int = LOST) -> int:
-        """The bound for ``state``; the dig count is left out once the rest is above
-        ``room`` (the caller drops such a position anyway)."""
-        h = self.removals(state) + deal_bound(self.model, state, self.wanted)
-        if self.order is None or h > room:
-            return h
+    def __call__(self, state: State) -> int:
+        """The bound for ``state``: :meth:`cheap` plus :meth:`extra`."""
+        return self.cheap(state) + self.extra(state)
+
+    def cheap(self, state: State) -> int:
+        """The removals and draws still needed (the quick part of the bound)."""
+        return self.removals(state) + deal_bound(self.model, state, self.wanted)
+
+    def extra(self, state: State) -> int:
+        """The dearer of the dig count and ``D`` (0 where neither applies)."""
+        if self.order is None:
+            return 0
         extra = self.delta(state[0] & PYRAMID_ALL, state[3] & PYRAMID_ALL)
         if self.dig is not None:
             dig = self.dig.extra(state)
             if dig > extra:
                 extra = dig
-        return h + extra
+        return extra
 
 
 class PileDig:
@@ -391,7 +408,9 @@ class PileDig:
         """Slots in all: the deck's, then any card in the cell at the start."""
         self.passes = model.rules.passes
         self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
-        self.cache: dict[tuple[int, int], tuple[list[int], Groups | None, int]] = {}
+        self.cache: dict[tuple[int, int], tuple[list[int], list[tuple[int, int]] | None]] = {}
+        self.costs = [LOST] * self.size
+        """Scratch for :meth:`extra`: each call writes the pile slots it reads."""
 
     @staticmethod
     def applies(model: Model) -> bool:
@@ -405,11 +424,12 @@ class PileDig:
             and not rules.overlap_discards
         )
 
-    def tables(self, placed: int, parked: int) -> tuple[list[int], Groups | None, int]:
-        """``(base, groups, targets)`` for the pyramid cards in place and in the cell: the
-        excess-table index per rank before any deck card is passed, the requirements (as
-        :meth:`~pyramid_widget.solver.shortest_macro.Tables.groups`), and every deck slot
-        some requirement may pick."""
+    def tables(self, placed: int, parked: int) -> tuple[list[int], list[tuple[int, int]] | None]:
+        """``(base, requirements)`` for the pyramid cards in place and in the cell: the
+        excess-table index per rank before any deck card is passed, and the requirements
+        ``(e, slots)`` (the ``e``-th cheapest of the deck cards ``slots`` must be played;
+        :meth:`~pyramid_widget.solver.shortest_macro.Tables.kept`), ``None`` when one can
+        never be met."""
         key = (placed, parked)
         hit = self.cache.get(key)
         if hit is not None:
@@ -440,10 +460,7 @@ class PileDig:
             mates = needs[low.bit_length() - 1]
             if not mates & both:
                 wanted.append((1, mates & deck))
-        targets = 0
-        for _, slots in wanted:
-            targets |= slots
-        hit = self.cache[key] = (base, Tables.groups(wanted), targets)
+        hit = self.cache[key] = (base, Tables.kept(wanted))
         return hit
 
     def extra(self, state: State) -> int:
@@ -452,17 +469,28 @@ class PileDig:
         board, lo, piles, cells, pno = state[0], state[1], state[2], state[3], state[4]
         if self.passes is None or pno < self.passes:
             return 0
-        base, groups, targets = self.tables(board & PYRAMID_ALL, cells & PYRAMID_ALL)
-        if groups is None:
+        base, kept = self.tables(board & PYRAMID_ALL, cells & PYRAMID_ALL)
+        if kept is None:
             return LOST
-        if not groups:
+        if not kept:
             return 0
-        costs = [LOST] * self.size
-        free = (board >> lo << lo | cells & ~PYRAMID_ALL) & targets
-        while free:
-            low = free & -free
-            free ^= low
-            costs[low.bit_length() - 1] = 0
+        alive = board | cells
+        free = board >> lo << lo | cells & ~PYRAMID_ALL  # stock cards, a deck card in the cell
+        todo: list[tuple[int, int]] = []  # (e, pile slots): the e-th cheapest of them
+        targets = 0
+        for e, slots in kept:
+            live = slots & alive
+            cheap = (live & free).bit_count()
+            if cheap >= e:
+                continue
+            if live.bit_count() < e:
+                return LOST
+            live &= ~free
+            todo.append((e - cheap, live))
+            targets |= live
+        if not todo:
+            return 0
+        costs = self.costs
         ranks = self.ranks
         for pile in (
             piles if isinstance(piles, tuple) else (board & ~PYRAMID_ALL & ((1 << lo) - 1),)
@@ -478,15 +506,16 @@ class PileDig:
                 rest ^= 1 << s
                 k = ranks[s]
                 i = at[k]
-                own = total + OWN[i]
-                if own < costs[s]:
-                    costs[s] = own
+                costs[s] = total + OWN[i]
                 total += STEP[i]
                 at[k] = i + 5
                 at[13 - k] += 1
         worst = 0
-        for e, get in groups:
-            c = min(get(costs)) if e == 1 else sorted(get(costs))[e - 1]
+        for e, live in todo:
+            if e == 1:
+                c = min(costs[s] for s in slots_of(live))
+            else:
+                c = sorted(costs[s] for s in slots_of(live))[e - 1]
             if c > worst:
                 worst = c
         return worst
