@@ -178,14 +178,14 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 ng = g + step
                 if cost.get(nkey, limit + 1) <= ng:
                     continue
-                entries = seen.get(nboard)
-                if entries is not None and dominated(entries, nboard, nlo, npno, ng):
-                    continue
                 # pathmax: h - step is admissible for the child since h is for the parent
                 info = known.get(nboard & PYRAMID_ALL)
                 nf = info[0] if info is not None else cheap(nboard)
                 nf = ng + (nf if nf > h - step else h - step)
                 if nf > limit:
+                    continue
+                entries = seen.get(nboard)
+                if entries is not None and dominated(entries, nboard, nlo, npno, ng):
                     continue
                 if dead_cache.get(nboard & classes[(bits & -bits).bit_length() - 1]):
                     continue  # known dead; the other tests wait till it comes off the queue

@@ -112,15 +112,11 @@ class FreeStock:
         prunes nothing)."""
         if self.spent > LIMIT:
             return True
-        counts = [0] * 14
         deck = board & ~PYRAMID_ALL
-        while deck:
-            low = deck & -deck
-            deck ^= low
-            counts[self.ranks[low.bit_length() - 1]] += 1
+        counts = tuple([(deck & mask).bit_count() for mask in self.model.rank_masks])
         cell = parked.bit_length() - 1 if parked else EMPTY if usable else BLOCKED
         try:
-            return self._clear(board & PYRAMID_ALL, tuple(counts), cell)
+            return self._clear(board & PYRAMID_ALL, counts, cell)
         except _GiveUp:
             return True
 
