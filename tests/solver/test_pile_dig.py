@@ -23,6 +23,7 @@ from pyramid_widget.solver import solve
 from pyramid_widget.solver.model import PYRAMID_ALL, Model
 from pyramid_widget.solver.shortest_moves import MoveBound, PileDig, pyramid_moves
 from tests.solver.test_exhaustive import reference
+from tests.support.engine import shuffled_corner
 from tests.support.tier import seeds
 
 RULES = {
@@ -46,11 +47,7 @@ def piled_position(rules: RuleSet, seed: int) -> Game:
     one to three other cards each; a stock of up to three cards; under a rule set with a
     cell, sometimes a card in it; the last pass, or under two passes either pass."""
     rng = random.Random(seed)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    pyramid: list[int | None] = [None] * 28
-    for pos in range(rng.choice([24, 25, 26]), 28):
-        pyramid[pos] = deck.pop()
+    deck, pyramid = shuffled_corner(rng)
     wastes: list[list[int]] = [[] for _ in range(rules.waste_piles)]
     for card in pyramid:
         if card is None:

@@ -20,6 +20,7 @@ from pyramid_widget.solver.model import Model
 from pyramid_widget.solver.search import lower_bound
 from pyramid_widget.solver.shortest_moves import _removal_bound, deal_bound
 from tests.solver.test_exhaustive import reference
+from tests.support.engine import shuffled_corner
 
 RULES = {
     "egypt": get_rules("egypt"),
@@ -34,11 +35,7 @@ def long_stock_position(rules: RuleSet, seed: int) -> Game:
     towards its end, so that reaching them takes several draws (when every card must go,
     the other stock cards come with partners too)."""
     rng = random.Random(seed)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    pyramid: list[int | None] = [None] * 28
-    for pos in range(rng.choice([24, 25, 26]), 28):
-        pyramid[pos] = deck.pop()
+    deck, pyramid = shuffled_corner(rng)
     mates = []
     for card in pyramid:
         found = [c for c in deck if card is not None and rules.pairs(card, c)]

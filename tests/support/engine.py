@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from pyramid_widget import Game
@@ -61,3 +62,19 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         getattr(game, "reserves", ()),
         getattr(game, "hidden", ()),
     )
+
+
+def shuffled_corner(rng: random.Random) -> tuple[list[int], list[int | None]]:
+    """A shuffled deck, and 28 slots holding its last two to four cards in the bottom row's
+    right-hand corner (the rest of the deck is what is left).
+
+    >>> deck, slots = shuffled_corner(random.Random(1))
+    >>> len(deck) + sum(card is not None for card in slots)
+    52
+    """
+    deck = list(range(52))
+    rng.shuffle(deck)
+    slots: list[int | None] = [None] * 28
+    for pos in range(rng.choice([24, 25, 26]), 28):
+        slots[pos] = deck.pop()
+    return deck, slots
