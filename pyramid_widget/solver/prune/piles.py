@@ -113,7 +113,7 @@ from pyramid_widget.solver.model import (
     uncovered,
 )
 from pyramid_widget.solver.moves import expand as single_moves
-from pyramid_widget.solver.prune.relax import BLOCKED, EMPTY, LIMIT, FreeStock, _GiveUp
+from pyramid_widget.solver.prune.relax import LIMIT, FreeStock
 from pyramid_widget.solver.search import never
 
 Steps = list[tuple[tuple[int, ...], State]]
@@ -459,17 +459,7 @@ class PileCheck:
         parked = cells & live  # a stuck cell card is gone: the cell is then blocked
         if parked.bit_count() > 1 or (usable and not self.one_cell):
             return True  # the free-stock game has one cell (rule ``pile-free-stock``)
-        free = self.free
-        if free.spent > LIMIT:
-            return True  # the free-stock game gave up: it prunes nothing
-        # FreeStock.wins, counting the deck by rank masks (this is the hot loop of egypt)
-        deck = live & self.deck & ~parked
-        counts = tuple([(deck & mask).bit_count() for mask in self.model.rank_masks])
-        cell = parked.bit_length() - 1 if parked else EMPTY if usable else BLOCKED
-        try:
-            return free._clear(pyr & ~parked, counts, cell)
-        except _GiveUp:
-            return True
+        return self.free.wins(pyr & ~parked | live & self.deck & ~parked, parked, usable)
 
 
 def strict_needs(model: Model, slot: int) -> int:
