@@ -203,7 +203,10 @@ def _counted_reach(
 
 
 def pyramid_moves(
-    model: Model, state: State, cache: dict[tuple[int, int], int], order: PairTable | None = None
+    model: Model,
+    state: State,
+    cache: dict[tuple[int, int], int],
+    pairs: Callable[[int, int], list[int]] | None = None,
 ) -> int:
     """Moves still needed to take the pyramid cards away (sum-13 pairing, pyramid-only win),
     at least: per rank class {r, 13 - r} holding ``a`` and ``b`` of them, ``a + b - M``,
@@ -222,8 +225,9 @@ def pyramid_moves(
     :func:`~pyramid_widget.solver.search.lower_bound` (``M <= min(a, b)``). ``cache`` maps
     ``(pyramid cards in place, pyramid cards in the cell)`` to the answer.
 
-    With ``order`` (a :class:`~pyramid_widget.solver.bounds.PairTable` over the rank
-    classes), ``M`` is also at most the most pairs of the class that some clearing order of
+    ``pairs(placed, parked)`` gives ``M`` per class (default: :func:`free_pairs` without
+    a clearing order). With an order (a :class:`~pyramid_widget.solver.bounds.PairTable`
+    over the rank classes, as :class:`MoveBound`'s :class:`ClassPairs` has), ``M`` is also at most the most pairs of the class that some clearing order of
     the pyramid cards in place can make, plus one per card of the class in the cell: a pair
     made with no cell move takes two cards uncovered at the same moment (or one already in
     the cell, which is in at most one pair), and a card stepping into the cell leaves the
@@ -242,9 +246,10 @@ def pyramid_moves(
     masks = model.rank_masks
     both = placed | parked
     total = (both & masks[13]).bit_count()
-    for r, pairs in enumerate(free_pairs(model, placed, parked, order)):
+    per_class = pairs(placed, parked) if pairs is not None else free_pairs(model, placed, parked)
+    for r, made in enumerate(per_class):
         if r:
-            total += (both & masks[r]).bit_count() + (both & masks[13 - r]).bit_count() - pairs
+            total += (both & masks[r]).bit_count() + (both & masks[13 - r]).bit_count() - made
     cache[key] = total
     return total
 
@@ -293,6 +298,33 @@ def free_pairs(model: Model, placed: int, parked: int, order: PairTable | None =
     return out
 
 
+class ClassPairs:
+    """:func:`free_pairs` of one model with a clearing-order cap (or none), remembered per
+    pyramid: :class:`MoveBound`'s removal count, its ``D`` and :class:`PileDig`'s allowance
+    all ask it. (An object of its own, not a method of the bound: :class:`PileDig` keeps
+    it, and a bound method would make a reference cycle, left for the garbage collector,
+    which the searches hold off.)
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("egypt", pyramid=[None] * 25 + ["8H", "5C", "8C"], stock=["AD"])
+    >>> ClassPairs(Model.from_game(g))(0b111 << 25, 0)[5]
+    1
+    """
+
+    def __init__(self, model: Model, order: PairTable | None = None) -> None:
+        self.model = model
+        self.order = order
+        self.cache: dict[tuple[int, int], list[int]] = {}
+
+    def __call__(self, placed: int, parked: int) -> list[int]:
+        """``M`` per rank class for the pyramid cards in place and in the cell."""
+        key = (placed, parked)
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = self.cache[key] = free_pairs(self.model, placed, parked, self.order)
+        return hit
+
+
 class MoveBound:
     """The bound :func:`a_star` ranks positions by: ``bound(state)`` is the removals still
     needed (:func:`pyramid_moves` with the clearing-order cap under sum-13 pairing and a
@@ -320,7 +352,8 @@ class MoveBound:
         counted = model.rules.pairing == "sum13" and model.rules.win == "pyramid"
         self.order = PairTable(model, classes=True) if counted else None
         self.joint = PairTable(model, classes=False) if counted else None
-        self.dig = PileDig(model, self.order) if PileDig.applies(model) else None
+        self.pairs = ClassPairs(model, self.order)
+        self.dig = PileDig(model, self.pairs) if PileDig.applies(model) else None
         self.removal_cache: dict[tuple[int, int], int] = {}
         self.delta_cache: dict[tuple[int, int], int] = {}
         self.wanted: dict[int, list[tuple[int, int]]] = {}
@@ -330,7 +363,7 @@ class MoveBound:
         """The removals still needed."""
         if self.order is None:
             return lower_bound(self.model, state)
-        return pyramid_moves(self.model, state, self.removal_cache, self.order)
+        return pyramid_moves(self.model, state, self.removal_cache, self.pairs)
 
     def delta(self, placed: int, parked: int) -> int:
         """``D`` for the pyramid cards in place and in the cell (see the class)."""
@@ -338,7 +371,7 @@ class MoveBound:
         hit = self.delta_cache.get(key)
         if hit is None:
             assert self.joint is not None
-            apart = sum(free_pairs(self.model, placed, parked, self.order))
+            apart = sum(self.pairs(placed, parked))
             together = self.joint.pairs(placed) + parked.bit_count()
             hit = self.delta_cache[key] = max(0, apart - together)
         return hit
@@ -400,10 +433,11 @@ class PileDig:
     2
     """
 
-    def __init__(self, model: Model, order: PairTable | None = None) -> None:
+    def __init__(self, model: Model, pairs: ClassPairs | None = None) -> None:
         self.model = model
-        self.order = order
-        """The clearing-order cap of the allowance (:func:`free_pairs`), if any."""
+        self.pairs = pairs if pairs is not None else ClassPairs(model)
+        """``M`` per class for the allowance (:class:`MoveBound`'s, with the clearing-order
+        cap; none by default)."""
         self.size = len(model.cards)
         """Slots in all: the deck's, then any card in the cell at the start."""
         self.passes = model.rules.passes
@@ -439,7 +473,7 @@ class PileDig:
         both = placed | parked
         deck = ((1 << self.size) - 1) & ~PYRAMID_ALL
         counts = [(both & m).bit_count() for m in masks]
-        free = free_pairs(model, placed, parked, self.order)
+        free = self.pairs(placed, parked)
         base = [0] * 14
         base[13] = counts[13] * 625  # Kings: no partner rank, each passed costs one
         wanted: list[tuple[int, int]] = []
