@@ -28,9 +28,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.model import PYRAMID_ALL, Model, State
+
+T = TypeVar("T")
 
 NO_LIMIT = 1 << 62
 """The node limit of a budget without one."""
@@ -140,3 +143,70 @@ def lower_bound(model: Model, state: State) -> int:
     for r in range(1, 7):
         total += max((board & masks[r]).bit_count(), (board & masks[13 - r]).bit_count())
     return total
+
+
+class BucketQueue(Generic[T]):
+    """The A* open list as buckets: positions by ``f`` (lowest first), then by ``g``
+    (highest first), then last in, first out. ``f`` and ``g`` are small whole numbers (moves),
+    so a push and a pop cost a list operation each, not a heap's ``log n`` tuple comparisons.
+
+    Any order of positions that share ``f`` keeps A* exact (the first win taken off the
+    queue is a shortest one); preferring the larger ``g`` goes deep first among them, as the
+    heap's ``(f, -g)`` key did. A push below the current ``f`` (an inconsistent bound without
+    pathmax) is allowed and taken next.
+
+    >>> q: BucketQueue[str] = BucketQueue()
+    >>> for f, g, item in [(5, 1, "a"), (4, 0, "b"), (5, 3, "c"), (5, 3, "d"), (7, 2, "e")]:
+    ...     q.push(f, g, item)
+    >>> [q.pop() for _ in range(len(q))]
+    [(4, 0, 'b'), (5, 3, 'd'), (5, 3, 'c'), (5, 1, 'a'), (7, 2, 'e')]
+    >>> q.pop()
+    Traceback (most recent call last):
+    ...
+    IndexError: pop from an empty queue
+    """
+
+    __slots__ = ("_f", "_g", "_levels", "_size")
+
+    def __init__(self) -> None:
+        self._levels: dict[int, list[list[T]]] = {}
+        self._f = -1  # the lowest f that may hold positions (-1: none yet)
+        self._g = -1  # in level ``_f``, the highest g that may hold positions
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def push(self, f: int, g: int, item: T) -> None:
+        """Queue ``item`` at ``f`` (its estimate of the total) and ``g`` (its cost so far)."""
+        level = self._levels.get(f)
+        if level is None:
+            level = self._levels[f] = [[] for _ in range(g + 1)]
+        elif len(level) <= g:
+            level.extend([] for _ in range(g + 1 - len(level)))
+        level[g].append(item)
+        self._size += 1
+        if f < self._f or self._f < 0:
+            self._f, self._g = f, g
+        elif f == self._f and g > self._g:
+            self._g = g
+
+    def pop(self) -> tuple[int, int, T]:
+        """``(f, g, item)`` of the next position (``IndexError`` when there is none)."""
+        if not self._size:
+            raise IndexError("pop from an empty queue")
+        levels = self._levels
+        while True:
+            level = levels.get(self._f)
+            if level is not None:
+                g = self._g
+                while g >= 0:
+                    bucket = level[g]
+                    if bucket:
+                        self._g = g
+                        self._size -= 1
+                        return self._f, g, bucket.pop()
+                    g -= 1
+                del levels[self._f]
+            self._f = min(levels)
+            self._g = len(levels[self._f]) - 1
