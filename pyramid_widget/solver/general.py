@@ -1113,6 +1113,10 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     value = [rank(c) if c >= 0 else 0 for c in cards]
     tab_all = model.tab_all
     moves_of = _tableau_moves(model, value, table, lone)
+    # per value: its shift in the pool counts and the slots of its cards off the tableau
+    pool_masks = [
+        (4 * v, _mask([s for s in range(n, len(cards)) if value[s] == v])) for v in range(1, 14)
+    ]
     seen: set[int] = set()
     won: set[int] = set()
     spent = [0]
@@ -1157,10 +1161,11 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     def check(state: State) -> bool:
         if spent[0] > FREE_POOL_LIMIT:
             return True  # given up: proves nothing
+        board = state[0]
         pool = 0
-        for s in _bits(state[0] & ~tab_all):
-            pool += 1 << 4 * value[s]
-        tab = state[0] & tab_all
+        for shift, mask in pool_masks:  # the pool's count of each value
+            pool += (board & mask).bit_count() << shift
+        tab = board & tab_all
         try:
             ok = wins(tab, pool)
         except (_GiveUp, RecursionError):
