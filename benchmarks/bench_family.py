@@ -21,6 +21,9 @@ A deal the solver could not decide within ``--max-seconds`` is cached as unknown
 ``--retry-unknown`` plays those again (with a larger ``--max-seconds``, or after the solver
 got faster), and a deal's newest row is the one counted.
 
+One cell can run on two cores: ``--first 5000`` plays deals 5000..N-1, each process with its
+own ``--cache``; append one cache to the other afterwards (a deal's last row counts).
+
 Two-deck presets come last. The table states each rule set exactly (draw count and waste
 piles, passes, whether the stock top is available, what must be cleared, the extras).
 """
@@ -175,15 +178,19 @@ def run_cell(
     max_seconds: float,
     budget: float | None,
     retry_unknown: bool = False,
+    first: int = 0,
 ) -> int:
-    """Play the deals 0..deals-1 the cache lacks for this cell, ``chunk`` at a time; stop
+    """Play the deals first..deals-1 the cache lacks for this cell, ``chunk`` at a time; stop
     early once ``budget`` seconds are spent. With ``retry_unknown``, deals whose row says
     unknown (the solver's limit ran out) are played again, and their new rows replace the
-    old (:func:`load` keeps a deal's last row). Returns the deals the cell now holds."""
+    old (:func:`load` keeps a deal's last row). Returns the deals the cell now holds (in
+    the cache, whatever their range). ``first`` lets two processes share a cell: each
+    plays its own range into its own cache, and the caches are joined by appending one to
+    the other (``cat b.jsonl >> a.jsonl``)."""
     cached = load(path).get((rules.name, strategy), {})
     again = {d for d, row in cached.items() if retry_unknown and row["result"] == "unknown"}
     done = set(cached) - again
-    todo = [d for d in range(deals) if d not in done]
+    todo = [d for d in range(first, deals) if d not in done]
     start = time.monotonic()
     for i in range(0, len(todo), chunk):
         if budget is not None and time.monotonic() - start > budget:
@@ -278,6 +285,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variants-only", action="store_true", help="only the classic variants")
     parser.add_argument("--strategy", nargs="+", default=list(STRATEGIES), choices=STRATEGIES)
     parser.add_argument("--deals", type=int, default=10_000, help="deals 0..N-1 (default 10,000)")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="start at this deal (to split a cell between processes)",
+    )
     parser.add_argument("--chunk", type=int, default=500, help="deals between cache writes")
     parser.add_argument("--max-seconds", type=float, default=10.0, help="solver limit a deal")
     parser.add_argument(
@@ -318,6 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         max_seconds=args.max_seconds,
                         budget=args.budget,
                         retry_unknown=args.retry_unknown,
+                        first=args.first,
                     )
         except KeyboardInterrupt:
             print("interrupted: the finished chunks are in the cache", file=sys.stderr)

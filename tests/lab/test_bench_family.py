@@ -41,6 +41,20 @@ def test_a_second_run_plays_only_the_missing_deals(tmp_path: Path) -> None:
     assert len(bench.load(cache)[("medium", "greedy")]) == 8
 
 
+def test_two_ranges_in_two_caches_join_into_one_cell(tmp_path: Path) -> None:
+    bench = load_bench()
+    rules = get_rules("medium")
+    low, high = tmp_path / "low.jsonl", tmp_path / "high.jsonl"
+    assert bench.run_cell(rules, "greedy", 3, low, chunk=2, max_seconds=1.0, budget=None) == 3
+    have = bench.run_cell(rules, "greedy", 7, high, chunk=2, max_seconds=1.0, budget=None, first=3)
+    assert have == 4  # deals 3..6 only
+    assert sorted(bench.load(high)[("medium", "greedy")]) == [3, 4, 5, 6]
+    with low.open("a") as handle:
+        handle.write(high.read_text())
+    assert sorted(bench.load(low)[("medium", "greedy")]) == list(range(7))
+    assert "(n=7)" in bench.table([rules], low, 7)
+
+
 def test_retry_unknown_plays_only_the_unknown_deals_again(tmp_path: Path) -> None:
     bench = load_bench()
     cache = tmp_path / "rows.jsonl"
