@@ -1066,6 +1066,29 @@ def _tableau_moves(
     return moves
 
 
+def _pool_counter(value: Sequence[int], tableau: int) -> Callable[[int], int]:
+    """``pool_of(board)``: the relaxed games' pool counts (4 bits a value, as in
+    :func:`free_pool`) of the cards of ``board`` off the tableau (slots from ``tableau``
+    on), counted a value at a time by masks rather than card by card.
+
+    >>> pool_of = _pool_counter([0, 5, 5, 8, 13], 1)
+    >>> pool_of(0b11110) == 2 << 4 * 5 | 1 << 4 * 8 | 1 << 4 * 13
+    True
+    """
+    masks = [
+        (4 * v, _mask([s for s in range(tableau, len(value)) if value[s] == v]))
+        for v in range(1, 14)
+    ]
+
+    def pool_of(board: int) -> int:
+        pool = 0
+        for shift, mask in masks:
+            pool += (board & mask).bit_count() << shift
+        return pool
+
+    return pool_of
+
+
 def free_pool_wins(model: GeneralModel) -> bool:
     """Whether the root can be won in the free-pool game (see :func:`free_pool`).
 
@@ -1113,10 +1136,7 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
     value = [rank(c) if c >= 0 else 0 for c in cards]
     tab_all = model.tab_all
     moves_of = _tableau_moves(model, value, table, lone)
-    # per value: its shift in the pool counts and the slots of its cards off the tableau
-    pool_masks = [
-        (4 * v, _mask([s for s in range(n, len(cards)) if value[s] == v])) for v in range(1, 14)
-    ]
+    pool_of = _pool_counter(value, n)
     seen: set[int] = set()
     won: set[int] = set()
     spent = [0]
@@ -1162,9 +1182,7 @@ def free_pool(model: GeneralModel) -> Callable[[State], bool]:
         if spent[0] > FREE_POOL_LIMIT:
             return True  # given up: proves nothing
         board = state[0]
-        pool = 0
-        for shift, mask in pool_masks:  # the pool's count of each value
-            pool += (board & mask).bit_count() << shift
+        pool = pool_of(board)
         tab = board & tab_all
         try:
             ok = wins(tab, pool)
@@ -1243,6 +1261,7 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
     win_all = rules.win == "all"
     value = [rank(c) if c >= 0 else 0 for c in cards]
     deck_all = model.deck_all
+    pool_of = _pool_counter(value, n)
     shift = len(cards)
     memo: dict[int, bool] = {}
     spent = [0]
@@ -1315,9 +1334,7 @@ def waste_stack(model: GeneralModel) -> Callable[[State], bool] | None:
         waste = board & deck_all & ((1 << lo) - 1)
         if not waste:
             return True
-        pool = 0
-        for s in _bits(board >> lo << lo):
-            pool += 1 << 4 * value[s]
+        pool = pool_of(board >> lo << lo)
         spent[0] = 0
         try:
             return wins(board & ((1 << n) - 1), waste, pool)
