@@ -314,6 +314,18 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         (_S + "general.waste_stack", _S + "general.decide", _S + "general._dive"),
     ),
     PruningRule(
+        "g-deck-order",
+        "If the game cannot be won when the tableau and reserve cards may be played at any "
+        "time (a count per value) but the deck keeps its order, it cannot be won at all: the "
+        "deck pairs of a win never cross in the deck order, so a win needs a non-crossing "
+        "matching of the deck whose other cards the pool takes.",
+        "The general search where every card must go: one waste pile, first-drawn redeals, "
+        "no free cell, each value pairing with exactly one other (or a King going alone); "
+        "on the last pass without the waste pair the waste is a fixed stack; checked at the "
+        "root.",
+        (_S + "general.deck_order", _S + "general._deck_matching", _S + "general.decide"),
+    ),
+    PruningRule(
         "g-cycle",
         "With unlimited passes a position's successors are the removals reachable from it by "
         "draws and redeals alone (removals of tableau cards alone at its first position "
