@@ -1520,7 +1520,10 @@ def _less(pool: tuple[int, ...], v: int) -> tuple[int, ...]:
 class Search:
     """What the searches of :func:`decide` share: the model, its move generator and the
     dead-end tests (``relaxed``: rule ``g-free-pool``, asked after a tableau removal;
-    ``stacked``: rule ``g-waste-stack`` where it applies, asked at every position).
+    ``stacked``: rule ``g-waste-stack`` where it applies, asked at every position;
+    ``ordered``: rule ``g-deck-order`` where it applies, asked at the root; asked also of
+    the positions a beam keeps, at most 300 steps a question, it won 79 of Double Pyramid's
+    deals 0-99 at 3 s against 78, for 58% more time).
 
     >>> from pyramid_widget.engine.game import Game
     >>> search = Search.of(GeneralModel.from_game(Game("anubis", deal=0)))
@@ -1532,11 +1535,12 @@ class Search:
     gen: Generator
     relaxed: Callable[[State], bool]
     stacked: Callable[[State], bool] | None
+    ordered: Callable[[State], bool] | None
 
     @classmethod
     def of(cls, model: GeneralModel) -> Search:
         """The generator and the tests of ``model``."""
-        return cls(model, Generator(model), free_pool(model), waste_stack(model))
+        return cls(model, Generator(model), free_pool(model), waste_stack(model), deck_order(model))
 
     def drops(self, state: State, bits: int, *, pool: bool = True) -> bool:
         """Whether a dead-end test proves ``state`` lost, reached by a move that removed
@@ -1574,11 +1578,12 @@ def decide(model: GeneralModel, budget: Budget) -> Result:
     if model.is_dead(root):
         return Result(False, [], 1)
     search = Search.of(model)
-    relaxed, stacked, gen = search.relaxed, search.stacked, search.gen
-    if not relaxed(root) or (stacked is not None and not stacked(root)):
-        return Result(False, [], 1)
-    ordered = deck_order(model)
-    if ordered is not None and not ordered(root):
+    relaxed, stacked, ordered, gen = search.relaxed, search.stacked, search.ordered, search.gen
+    if (
+        not relaxed(root)
+        or (stacked is not None and not stacked(root))
+        or (ordered is not None and not ordered(root))
+    ):
         return Result(False, [], 1)
     if budget.node_limit < 1:
         budget.out = True
