@@ -23,6 +23,7 @@ from pyramid_widget.engine.cards import KING, rank
 from pyramid_widget.solver.general import GeneralModel, deck_order
 from tests.solver.test_exhaustive import reference
 from tests.solver.test_family_exhaustive import decide_agrees, tableau_patch
+from tests.support.tier import seeds
 
 _GIZA = get_rules("giza")
 RULES: dict[str, RuleSet] = {
@@ -87,7 +88,8 @@ def order_position(rules: RuleSet, seed: int) -> Game:
     )
 
 
-SEEDS = range(50)
+SEEDS = seeds(range(200), quick=50)
+"""Positions per shape: 50 in the quick tier, 200 with ``--thorough``."""
 
 
 @pytest.mark.parametrize("name", sorted(RULES))
