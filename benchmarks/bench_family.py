@@ -214,8 +214,8 @@ def run_cell(
         if results.interrupted:
             raise KeyboardInterrupt
         print(
-            f"{rules.name} / {strategy}: {len(done)} of {deals} deals "
-            f"({time.monotonic() - start:.0f} s)",
+            f"{rules.name} / {strategy}: {min(i + chunk, len(todo))} of the {len(todo)} deals "
+            f"to play, {len(done)} in the cell ({time.monotonic() - start:.0f} s)",
             file=sys.stderr,
             flush=True,
         )
