@@ -17,7 +17,8 @@ import random
 import pytest
 
 from pyramid_widget import Game, RuleSet, get_rules
-from pyramid_widget.solver.general import GeneralModel, waste_stack
+from pyramid_widget.solver import general
+from pyramid_widget.solver.general import GeneralModel, Generator, waste_stack
 from tests.solver.test_exhaustive import reference
 from tests.solver.test_family_exhaustive import decide_agrees, tableau_patch
 
@@ -115,3 +116,42 @@ def test_the_waste_stack_does_not_apply_with_redeals_left_or_several_piles() -> 
     model = GeneralModel.from_game(Game("triangle", deal=0))
     check = waste_stack(model)
     assert check is not None and check(model.root)  # first pass of three: no verdict
+
+
+def _memo_of(check: object) -> dict[int, bool]:
+    """The memory of a :func:`waste_stack` test (a closure of its inner ``wins``)."""
+    code, closure = check.__code__, check.__closure__  # type: ignore[attr-defined]
+    wins = dict(zip(code.co_freevars, closure, strict=True))["wins"].cell_contents
+    inner = dict(zip(wins.__code__.co_freevars, wins.__closure__, strict=True))
+    memo: dict[int, bool] = inner["memo"].cell_contents
+    return memo
+
+
+def test_the_waste_stack_memory_is_bounded_and_clearing_it_changes_no_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past ``WASTE_STACK_MEMO`` positions the memory is cleared before the next question
+    (unbounded it once held 87 million); every answer is the same either way."""
+    model = GeneralModel.from_game(Game("traditional", deal=3))  # one pass: always asked
+    gen = Generator(model)
+    rng = random.Random(7)
+    states = []
+    for _ in range(40):  # random playouts, to their end, where positions are lost
+        state = model.root
+        while True:
+            states.append(state)
+            children = gen.expand(state)
+            if not children:
+                break
+            state = rng.choice(children)[1]
+    check = waste_stack(model)
+    assert check is not None
+    plain = [check(state) for state in states]
+    assert len(_memo_of(check)) > 3
+    monkeypatch.setattr(general, "WASTE_STACK_MEMO", 3)
+    small = waste_stack(model)
+    assert small is not None
+    for state, answer in zip(states, plain, strict=True):
+        assert small(state) is answer
+        assert len(_memo_of(small)) <= 3 + general.WASTE_STACK_STEPS + 1
+    assert False in plain and True in plain
