@@ -138,9 +138,13 @@ def describe(record: dict[str, Any]) -> str:
       1. draw x2
       2. 5H+8C
       3. KD
+    >>> print(describe({"rules": "two_pyramids", "number": 115, "verdict": "unwinnable",
+    ...     "nodes": 1, "seconds": 0.02}))
+    two_pyramids, deal 115: unwinnable (proved; 1 position searched in 0.02 s)
     """
     name = f"deal {record['number']}" if record.get("number") is not None else "deal"
-    figures = f"{record['nodes']} positions searched in {record['seconds']:g} s"
+    nodes = record["nodes"]
+    figures = f"{nodes} position{'' if nodes == 1 else 's'} searched in {record['seconds']:g} s"
     if record.get("knows_hidden"):
         figures += "; the solver knows every card, the face-down ones too"
     verdict = record["verdict"]
@@ -153,9 +157,9 @@ def describe(record: dict[str, Any]) -> str:
     fewest = ", the fewest possible" if record["shortest"] else ""
     if record.get("knows_hidden"):
         figures += ": a player who knew every card could win"
-    lines = [
-        f"{record['rules']}, {name}: winnable in {len(record['moves'])} moves{fewest} ({figures})"
-    ]
+    count = len(record["moves"])
+    moves = f"{count} move{'' if count == 1 else 's'}"
+    lines = [f"{record['rules']}, {name}: winnable in {moves}{fewest} ({figures})"]
     lines += [f"  {i}. {step}" for i, step in enumerate(_grouped(record["moves"]), 1)]
     return "\n".join(lines)
 
