@@ -12,6 +12,8 @@ shortest must have the reference's length. This is what checks the pruning rules
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import pytest
 
@@ -106,6 +108,32 @@ def decide_agrees(game: Game, label: object) -> bool:
             replay.play(move)
         assert replay.status.value == "won", label
     return result.found
+
+
+def take_mate(rules: RuleSet, deck: list[int], card: int) -> int | None:
+    """The first card of ``deck`` that pairs with ``card``, taken out of ``deck`` (``None``
+    when none does)."""
+    mate = next((c for c in deck if rules.pairs(card, c)), None)
+    if mate is not None:
+        deck.remove(mate)
+    return mate
+
+
+def assert_lost_where_called_lost(
+    games: Iterable[Game], test_of: Callable[[GeneralModel], Callable[[Any], bool] | None]
+) -> int:
+    """For a relaxation (``test_of(model)``: a test of positions, which must apply here):
+    every game whose root it calls lost is lost for the plain search. Returns how many it
+    called lost, for the caller to check that the rule fired."""
+    fired = 0
+    for game in games:
+        model = GeneralModel.from_game(game)
+        check = test_of(model)
+        assert check is not None, game.rules.name
+        if not check(model.root):
+            fired += 1
+            assert reference(game) is None, (game.rules.name, str(game))
+    return fired
 
 
 def family_position(rules: RuleSet, seed: int) -> Game:
@@ -226,10 +254,9 @@ def ordered_position(rules: RuleSet, seed: int) -> Game:
         if card is None:  # a pair in the stock
             card = deck.pop()
             stock.append(card)
-        mates = [c for c in deck if rules.pairs(card, c)]
-        if mates:
-            deck.remove(mates[0])
-            stock.append(mates[0])
+        mate = take_mate(rules, deck, card)
+        if mate is not None:
+            stock.append(mate)
     rng.shuffle(stock)
     return Game.from_position(rules, pyramid=tableau, stock=stock)
 

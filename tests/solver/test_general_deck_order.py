@@ -22,7 +22,12 @@ from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.engine.cards import KING, rank
 from pyramid_widget.solver.general import GeneralModel, deck_order
 from tests.solver.test_exhaustive import reference
-from tests.solver.test_family_exhaustive import decide_agrees, tableau_patch
+from tests.solver.test_family_exhaustive import (
+    assert_lost_where_called_lost,
+    decide_agrees,
+    tableau_patch,
+    take_mate,
+)
 from tests.support.tier import seeds
 
 _GIZA = get_rules("giza")
@@ -60,19 +65,17 @@ def order_position(rules: RuleSet, seed: int) -> Game:
     tableau = tableau_patch(rules, rng, deck, (0, 2))
     loose: list[int] = []
     for card in [c for c in tableau if c is not None]:
-        mates = [c for c in deck if rules.pairs(card, c)]
-        if mates:
-            loose.append(mates[0])
-            deck.remove(mates[0])
-        else:  # a King goes alone; anything else without a partner is put back
+        mate = take_mate(rules, deck, card)
+        if mate is not None:
+            loose.append(mate)
+        else:  # a King goes alone
             assert rank(card) == KING
     while len(loose) < rng.randint(6, 10):
         card = deck.pop()
         loose.append(card)
-        mates = [c for c in deck if rules.pairs(card, c)]
-        if mates:
-            loose.append(mates[0])
-            deck.remove(mates[0])
+        mate = take_mate(rules, deck, card)
+        if mate is not None:
+            loose.append(mate)
     rng.shuffle(loose)
     drawn = rng.randint(0, len(loose) // 2)
     waste, stock = loose[:drawn], loose[drawn:]
@@ -95,15 +98,8 @@ SEEDS = seeds(range(200), quick=50)
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_a_position_the_deck_order_calls_lost_is_lost(name: str) -> None:
     rules = RULES[name]
-    fired = 0
-    for seed in SEEDS:
-        game = order_position(rules, seed)
-        model = GeneralModel.from_game(game)
-        check = deck_order(model)
-        assert check is not None, name
-        if not check(model.root):
-            fired += 1
-            assert reference(game) is None, (name, seed, str(game))
+    games = (order_position(rules, seed) for seed in SEEDS)
+    fired = assert_lost_where_called_lost(games, deck_order)
     assert fired >= 5, (name, fired)
 
 
