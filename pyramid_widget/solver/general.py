@@ -1392,12 +1392,9 @@ def deck_order(model: GeneralModel) -> Callable[[State], bool] | None:
     (proving nothing) past :data:`DECK_ORDER_STEPS` positions.
 
     >>> from pyramid_widget.engine.game import Game
-    >>> check = deck_order(GeneralModel.from_game(Game("two_pyramids", deal=115)))
-    >>> check is not None and check(GeneralModel.from_game(Game("two_pyramids", deal=115)).root)
-    False
-    >>> model = GeneralModel.from_game(Game("two_pyramids", deal=0))
-    >>> deck_order(model)(model.root)  # type: ignore[misc]
-    True
+    >>> lost, won = (GeneralModel.from_game(Game("two_pyramids", deal=d)) for d in (115, 0))
+    >>> [deck_order(model)(model.root) for model in (lost, won)]  # type: ignore[misc]
+    [False, True]
     """
     rules = model.rules
     if (
