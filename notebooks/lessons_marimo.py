@@ -10,9 +10,10 @@ app = marimo.App(width="medium")
 def _():
     import marimo as mo
 
+    from pyramid_widget.engine.describe import counted
     from pyramid_widget.lessons.widget import LessonWidget
 
-    return LessonWidget, mo
+    return LessonWidget, counted, mo
 
 
 @app.cell
@@ -45,13 +46,13 @@ def _(LessonWidget, mo):
 
 
 @app.cell
-def _(lesson, mo, view):
+def _(counted, lesson, mo, view):
     # Reads view.value, so marimo runs it again after every move and every press on the panel.
     _ = view.value
     _done = len(lesson.runner.completed)
     mo.md(
         f"**Where you are:** {lesson.progress_text} · steps done by you: {_done} · "
-        f"the board: {lesson.game.moves} moves"
+        f"the board: {counted(lesson.game.moves, 'move')}"
     )
     return
 

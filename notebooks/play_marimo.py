@@ -10,8 +10,9 @@ def _():
     import marimo as mo
 
     from pyramid_widget import PyramidWidget
+    from pyramid_widget.engine.describe import counted
 
-    return PyramidWidget, mo
+    return PyramidWidget, counted, mo
 
 
 @app.cell
@@ -43,13 +44,13 @@ def _(PyramidWidget, mo):
 
 
 @app.cell
-def _(board, mo):
+def _(board, counted, mo):
     # This cell reads board.value, so marimo runs it again after each move on the board.
     state = board.value
     event = state["last_event"]
     said = event.get("move") or event.get("kind") or "nothing yet"
     mo.md(
-        f"**Progress:** {state['moves']} moves · score {state['score']} · "
+        f"**Progress:** {counted(state['moves'], 'move')} · score {state['score']} · "
         f"{state['status']} · last: {said}"
     )
     return

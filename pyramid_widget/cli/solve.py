@@ -44,6 +44,7 @@ from pyramid_widget.cli.arguments import (
     whole_number,
 )
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
+from pyramid_widget.engine.describe import counted
 
 HELP = "Solve deals exactly: is a deal winnable under a rule set, and how (one deal or a batch)."
 
@@ -144,7 +145,7 @@ def describe(record: dict[str, Any]) -> str:
     """
     name = f"deal {record['number']}" if record.get("number") is not None else "deal"
     nodes = record["nodes"]
-    figures = f"{nodes} position{'' if nodes == 1 else 's'} searched in {record['seconds']:g} s"
+    figures = f"{counted(nodes, 'position')} searched in {record['seconds']:g} s"
     if record.get("knows_hidden"):
         figures += "; the solver knows every card, the face-down ones too"
     verdict = record["verdict"]
@@ -157,8 +158,7 @@ def describe(record: dict[str, Any]) -> str:
     fewest = ", the fewest possible" if record["shortest"] else ""
     if record.get("knows_hidden"):
         figures += ": a player who knew every card could win"
-    count = len(record["moves"])
-    moves = f"{count} move{'' if count == 1 else 's'}"
+    moves = counted(len(record["moves"]), "move")
     lines = [f"{record['rules']}, {name}: winnable in {moves}{fewest} ({figures})"]
     lines += [f"  {i}. {step}" for i, step in enumerate(_grouped(record["moves"]), 1)]
     return "\n".join(lines)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pyramid_widget.engine.cards import card_long_name
 from pyramid_widget.engine.moves import Move, MoveKind
 
-__all__ = ["describe_move", "sentence"]
+__all__ = ["counted", "describe_move", "sentence"]
 
 
 def sentence(text: str) -> str:
@@ -27,6 +27,15 @@ def sentence(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?", ".)", "!)", "?)")) else text + "."
+
+
+def counted(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and ``noun``, the plural (``nouns``, else ``noun`` + "s") unless ``n`` is 1.
+
+    >>> counted(1, "move"), counted(0, "move"), counted(2, "position"), counted(3, "match", "matches")
+    ('1 move', '0 moves', '2 positions', '3 matches')
+    """
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def describe_move(move: Move) -> str:

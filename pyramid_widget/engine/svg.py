@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.cards import Card, card_long_name, card_str, rank
+from pyramid_widget.engine.describe import counted
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
@@ -177,7 +178,7 @@ def _caption(parent: ET.Element, x: float, y: float, text: str, size: int = 15) 
 def _heading(game: Game) -> str:
     deal = f"deal #{game.deal_number}" if game.deal_number is not None else "custom position"
     left = "unlimited" if game.passes_left is None else str(game.passes_left)
-    parts = [game.rules.name, deal, f"{game.moves} moves", f"score {game.score}",
+    parts = [game.rules.name, deal, counted(game.moves, "move"), f"score {game.score}",
              f"redeals left {left}", game.status.value]  # fmt: skip
     return " · ".join(parts)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramid_widget.engine.cards import Card, card_str, parse_card, rank
+from pyramid_widget.engine.describe import counted
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.rules import PRESETS
@@ -208,7 +209,7 @@ def _check_line(answer: Iterable[Any]) -> Check:
     if game.status.value != "won":
         left = sum(1 for c in game.pyramid if c is not None)
         return Check(False, f"Not yet: {left} pyramid card(s) are still there.")
-    return Check(True, f"Right! {len(game.history)} moves, and the pyramid is empty.")
+    return Check(True, f"Right! {counted(len(game.history), 'move')}, and the pyramid is empty.")
 
 
 #: The exercise of each lesson notebook, by lesson number (1..6).

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pyramid_widget import solver
+from pyramid_widget.engine.describe import counted
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Status
@@ -121,8 +122,7 @@ class WinningLine(list[Move]):
     def describe(self) -> str:
         """Which line this is and its length, as the board says it."""
         kind = "a shortest line" if self.shortest else "a winning line"
-        count = len(self)
-        return f"{kind}, {count} move" if count == 1 else f"{kind}, {count} moves"
+        return f"{kind}, {counted(len(self), 'move')}"
 
 
 def checked_solve(
@@ -210,6 +210,6 @@ def undecided_text(max_seconds: float | None, max_nodes: int | None) -> str:
     if max_seconds is not None:
         limits.append(f"{max_seconds:g} s")
     if max_nodes is not None:
-        limits.append(f"{max_nodes} positions")
+        limits.append(counted(max_nodes, "position"))
     within = " within " + " and ".join(limits) if limits else ""
     return f"the solver could not decide whether this position can be won{within}"

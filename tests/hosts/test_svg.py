@@ -163,7 +163,7 @@ def test_repr_svg_and_the_widget_bundle_carry_the_same_picture() -> None:
     assert WIDGET_VIEW in data and "text/plain" in data
     assert data["image/svg+xml"] == w.game.svg()
     w.play("draw")
-    assert "1 moves" in w._repr_mimebundle_()[0]["image/svg+xml"]
+    assert "1 move ·" in w._repr_mimebundle_()[0]["image/svg+xml"]
     w.close()
 
 

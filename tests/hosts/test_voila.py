@@ -67,7 +67,7 @@ def test_play_page_click_round_trip(play: Voila, chromium: Any) -> None:
         expect(page.get_by_text("0 moves · score 0 · playing")).to_be_visible()
         page.locator(STOCK).click()
         expect(page.locator(".pyr-moves")).to_have_text("1", timeout=30_000)
-        expect(page.get_by_text("1 moves · score 0 · playing")).to_be_visible(timeout=30_000)
+        expect(page.get_by_text("1 move · score 0 · playing")).to_be_visible(timeout=30_000)
         expect(page.locator(".pyr-card[data-zone='waste']")).to_have_count(1)
         screenshot(page, "voila-play")
 
