@@ -126,9 +126,11 @@ def test_the_beam_asks_the_free_pool_test_only_of_positions_it_keeps() -> None:
 
 
 def test_a_late_round_keeps_several_positions_of_a_board(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Double Pyramid deal 11: a beam of 100 wins it when a round with fewer tableau boards
-    than room keeps up to BEAM_FILL positions of a board, and not with one a board."""
-    game = Game("double_pyramid", deal=11)
+    """Two Pyramids deal 25: a beam of 100 wins it when a round with fewer tableau boards
+    than room keeps up to BEAM_FILL positions of a board, and not with one a board. (Double
+    Pyramid's deal 11 showed it until rule ``g-deck-order`` was asked where the waste is
+    empty; now one a board wins it too.)"""
+    game = Game("two_pyramids", deal=25)
     result = _beam(game, 100)
     assert result.found is True
     assert replay_wins(game, result.line)

@@ -20,7 +20,8 @@ import pytest
 
 from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.engine.cards import KING, rank
-from pyramid_widget.solver.general import GeneralModel, deck_order
+from pyramid_widget.solver import general
+from pyramid_widget.solver.general import GeneralModel, Generator, deck_order, emptied_order
 from tests.solver.test_exhaustive import reference
 from tests.solver.test_family_exhaustive import (
     assert_lost_where_called_lost,
@@ -113,6 +114,48 @@ def test_the_general_search_with_the_deck_order_agrees_with_plain_search(name: s
         rules.stock_top_available and rules.zones_pair("waste", "stock")
     )
     assert verdicts == ({True, False} if deck_pairs else {False}), (name, verdicts)
+
+
+def _playout(model: GeneralModel, rng: random.Random, steps: int = 12) -> list[tuple[int, ...]]:
+    """The positions of one random walk of the general search's moves from ``model``'s root."""
+    expand = Generator(model).expand
+    state, seen = model.root, [model.root]
+    for _ in range(steps):
+        nexts = expand(state)
+        if not nexts:
+            break
+        state = rng.choice(nexts)[1]
+        seen.append(state)
+    return seen
+
+
+@pytest.mark.parametrize("memo", [general.DECK_ORDER_MEMO, 1])
+@pytest.mark.parametrize("name", ["double_pyramid", "two-deck-one-pass", "triangle"])
+def test_the_search_asks_the_deck_order_where_the_waste_is_empty(
+    name: str, memo: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:func:`emptied_order` answers as the rule itself where the waste is empty, whatever the
+    pass (its memory keys on the board alone), and asks nothing elsewhere; its memory
+    cleared after every board (a bound of 1) changes no answer."""
+    monkeypatch.setattr(general, "DECK_ORDER_MEMO", memo)
+    rules, rng = RULES[name], random.Random(name)
+    asked = lost = 0
+    for seed in SEEDS:
+        model = GeneralModel.from_game(order_position(rules, seed))
+        emptied, check = emptied_order(model), deck_order(model)
+        assert emptied is not None and check is not None
+        for state in _playout(model, rng) * 2:  # the second time from its memory
+            board, lo, piles, cells, pno, flag = state
+            if board & model.deck_all & ((1 << lo) - 1):
+                assert emptied(state), (name, seed, state)
+                continue
+            asked += 1
+            truth = check(state)
+            lost += not truth
+            assert emptied(state) == truth, (name, seed, state)
+            if rules.passes is not None and pno > 1:  # an earlier pass, the same board
+                assert emptied((board, lo, piles, cells, pno - 1, flag)) == truth
+    assert asked >= 50 and lost >= 10, (name, asked, lost)
 
 
 def test_these_positions_catch_the_rule_made_unsound() -> None:

@@ -322,8 +322,13 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "The general search where every card must go: one waste pile, first-drawn redeals, "
         "no free cell, each value pairing with exactly one other (or a King going alone); "
         "on the last pass without the waste pair the waste is a fixed stack; checked at the "
-        "root.",
-        (_S + "general.deck_order", _S + "general._deck_matching", _S + "general.decide"),
+        "root, and in the search at every position whose waste is empty.",
+        (
+            _S + "general.deck_order",
+            _S + "general._deck_matching",
+            _S + "general.emptied_order",
+            _S + "general.decide",
+        ),
     ),
     PruningRule(
         "g-cycle",
