@@ -1525,18 +1525,31 @@ def _deck_matching(
     >>> _deck_matching([5, 9, 8], (4,), none, partner)  # the 5 covers the waste 4
     False
     """
-    n = len(seq)
-    # after[i][v]: the first place from i on holding value v (n if none)
-    after = [[n] * 14 for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        row = after[i + 1][:]
-        row[seq[i]] = i
-        after[i] = row
-    failed: dict[tuple[int, tuple[int, ...], int], list[tuple[int, ...]]] = {}
-    steps = 0
+    return _Matching(seq, partner, limit).go(0, tuple(waste), len(waste), pool)
 
-    def go(i: int, stack: tuple[int, ...], w: int, pool: tuple[int, ...]) -> bool:
-        nonlocal steps
+
+class _Matching:
+    """The search of :func:`_deck_matching`, as methods rather than a closure that calls
+    itself: such a closure is a reference cycle, and its tables would wait for the cyclic
+    collector, which a search pauses (asked at every pass, that made a 10 s solve of Double
+    Pyramid grow to 1.1 GB)."""
+
+    def __init__(self, seq: Sequence[int], partner: Sequence[int], limit: int) -> None:
+        n = self.n = len(seq)
+        self.seq, self.partner, self.limit, self.steps = seq, partner, limit, 0
+        # after[i][v]: the first place from i on holding value v (n if none)
+        after = [[n] * 14 for _ in range(n + 1)]
+        for i in range(n - 1, -1, -1):
+            row = after[i + 1][:]
+            row[seq[i]] = i
+            after[i] = row
+        self.after = after
+        self.failed: dict[tuple[int, tuple[int, ...], int], list[tuple[int, ...]]] = {}
+
+    def go(self, i: int, stack: tuple[int, ...], w: int, pool: tuple[int, ...]) -> bool:
+        """Whether the cards from ``i`` on can go, with ``stack`` waiting (its first ``w``
+        the waste's) and ``pool`` left."""
+        n, after, partner, go = self.n, self.after, self.partner, self.go
         if i == n and not stack:
             return True
         j = i  # the waiting cards above the waste need partners to come, top first
@@ -1545,28 +1558,26 @@ def _deck_matching(
             if j > n:
                 return False
         key = (i, stack, w)
-        seen = failed.get(key)
+        seen = self.failed.get(key)
         if seen is not None and any(all(map(int.__le__, pool, q)) for q in seen):
             return False
-        steps += 1
-        if steps > limit:
+        self.steps += 1
+        if self.steps > self.limit:
             raise _GiveUp
         top = stack[-1] if stack else 0
         waste_top = w == len(stack) and top and pool[partner[top]]
         if waste_top and go(i, stack[:-1], w - 1, _less(pool, partner[top])):
             return True  # a waste card went with the pool
         if i < n:
-            v = seq[i]
+            v = self.seq[i]
             if top and partner[v] == top and go(i + 1, stack[:-1], min(w, len(stack) - 1), pool):
                 return True
             if pool[partner[v]] and go(i + 1, stack, w, _less(pool, partner[v])):
                 return True
             if go(i + 1, (*stack, v), w, pool):
                 return True
-        failed.setdefault(key, []).append(pool)
+        self.failed.setdefault(key, []).append(pool)
         return False
-
-    return go(0, waste, len(waste), pool)
 
 
 def _less(pool: tuple[int, ...], v: int) -> tuple[int, ...]:
