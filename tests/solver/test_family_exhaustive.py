@@ -19,7 +19,7 @@ import pytest
 
 from pyramid_widget import PRESETS, Game, RuleSet, get_rules
 from pyramid_widget.solver import Verdict, general, solve
-from pyramid_widget.solver.general import GeneralModel, decide, fits_classic
+from pyramid_widget.solver.general import GeneralModel, Generator, decide, fits_classic
 from pyramid_widget.solver.search import Budget
 from tests.solver.test_exhaustive import reference
 from tests.support.tier import seeds
@@ -117,6 +117,22 @@ def take_mate(rules: RuleSet, deck: list[int], card: int) -> int | None:
     if mate is not None:
         deck.remove(mate)
     return mate
+
+
+def random_walk(
+    model: GeneralModel, rng: random.Random, steps: int | None = None
+) -> list[tuple[Any, ...]]:
+    """The positions of one random walk of the general search's moves from ``model``'s
+    root, the root first: ``steps`` moves, or to a position without moves."""
+    expand = Generator(model).expand
+    state, seen = model.root, [model.root]
+    while steps is None or len(seen) <= steps:
+        children = expand(state)
+        if not children:
+            break
+        state = rng.choice(children)[1]
+        seen.append(state)
+    return seen
 
 
 def assert_lost_where_called_lost(

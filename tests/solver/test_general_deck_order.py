@@ -22,12 +22,13 @@ import pytest
 from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.engine.cards import KING, rank
 from pyramid_widget.solver import general
-from pyramid_widget.solver.general import GeneralModel, Generator, deck_order, emptied_order
+from pyramid_widget.solver.general import GeneralModel, deck_order, emptied_order
 from pyramid_widget.solver.search import Budget
 from tests.solver.test_exhaustive import reference
 from tests.solver.test_family_exhaustive import (
     assert_lost_where_called_lost,
     decide_agrees,
+    random_walk,
     tableau_patch,
     take_mate,
 )
@@ -118,19 +119,6 @@ def test_the_general_search_with_the_deck_order_agrees_with_plain_search(name: s
     assert verdicts == ({True, False} if deck_pairs else {False}), (name, verdicts)
 
 
-def _playout(model: GeneralModel, rng: random.Random, steps: int = 12) -> list[tuple[int, ...]]:
-    """The positions of one random walk of the general search's moves from ``model``'s root."""
-    expand = Generator(model).expand
-    state, seen = model.root, [model.root]
-    for _ in range(steps):
-        nexts = expand(state)
-        if not nexts:
-            break
-        state = rng.choice(nexts)[1]
-        seen.append(state)
-    return seen
-
-
 @pytest.mark.parametrize("memo", [general.DECK_ORDER_MEMO, 1])
 @pytest.mark.parametrize("name", ["double_pyramid", "two-deck-one-pass", "triangle"])
 def test_the_search_asks_the_deck_order_where_the_waste_is_empty(
@@ -146,7 +134,7 @@ def test_the_search_asks_the_deck_order_where_the_waste_is_empty(
         model = GeneralModel.from_game(order_position(rules, seed))
         emptied, check = emptied_order(model), deck_order(model)
         assert emptied is not None and check is not None
-        for state in _playout(model, rng) * 2:  # the second time from its memory
+        for state in random_walk(model, rng, 12) * 2:  # the second time from its memory
             board, lo, piles, cells, pno, flag = state
             if board & model.deck_all & ((1 << lo) - 1):
                 assert emptied(state), (name, seed, state)

@@ -18,10 +18,11 @@ import pytest
 
 from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.solver import general
-from pyramid_widget.solver.general import GeneralModel, Generator, waste_stack
+from pyramid_widget.solver.general import GeneralModel, waste_stack
 from tests.solver.test_family_exhaustive import (
     assert_lost_where_called_lost,
     decide_agrees,
+    random_walk,
     tableau_patch,
 )
 
@@ -129,17 +130,10 @@ def test_the_waste_stack_memory_is_bounded_and_clearing_it_changes_no_answer(
     """Past ``WASTE_STACK_MEMO`` positions the memory is cleared before the next question
     (unbounded it once held 87 million); every answer is the same either way."""
     model = GeneralModel.from_game(Game("traditional", deal=3))  # one pass: always asked
-    gen = Generator(model)
     rng = random.Random(7)
     states = []
     for _ in range(40):  # random playouts, to their end, where positions are lost
-        state = model.root
-        while True:
-            states.append(state)
-            children = gen.expand(state)
-            if not children:
-                break
-            state = rng.choice(children)[1]
+        states += random_walk(model, rng)
     check = waste_stack(model)
     assert check is not None
     plain = [check(state) for state in states]
