@@ -1472,8 +1472,8 @@ def emptied_order(model: GeneralModel) -> Callable[[State], bool] | None:
     questions stopped by the cap, most proved lost in 2,300 steps, which let it into pass 2.
     Measured at 3 s a deal, Double Pyramid's deals 0-99 and 100-199: 82 and 81 won against
     78 and 73 without it, the losses the same; Triangle's deals 0-99 in 1.2 s against 7.7 s.
-    Asked of every new board instead, the
-    beams slowed so much that 52 of deals 0-99 were won.
+    Asked of every new board instead, the beams slowed so much that 52 of deals 0-99 were
+    won.
 
     >>> from pyramid_widget.engine.game import Game
     >>> model = GeneralModel.from_game(Game("triangle", deal=279))
