@@ -1,6 +1,7 @@
 """The family benchmark (``benchmarks/bench_family.py``): its cache resumes where a run
-stopped, the table states each rule set and counts each cell's deals, and the eight classic
-variants are the rule sets the issue asks for."""
+stopped, the table states each rule set and counts each cell's deals, the eight classic
+variants are the rule sets the issue asks for, and the README's table agrees with the rows
+kept in ``benchmarks/results/``."""
 
 from __future__ import annotations
 
@@ -111,3 +112,22 @@ def test_the_classic_variants_are_the_eight_rule_sets_asked_for() -> None:
     assert set(PRESETS) <= set(names) and len(names) == len(PRESETS) + 8
     two = [n for n in names if n in PRESETS and PRESETS[n].decks == 2]
     assert names[-len(two) :] == two  # two-deck games last
+
+
+def test_the_readme_table_says_what_the_committed_rows_say() -> None:
+    """Every cell whose rows are kept in ``benchmarks/results/`` reads in the README's "How
+    winnable is each game?" table exactly as the benchmark's table would print it from
+    those rows (its rule set stated the same way), so the README cannot drift from the data
+    behind it."""
+    bench = load_bench()
+    readme = (BENCH.parents[1] / "README.md").read_text(encoding="utf-8")
+    kept = sorted((BENCH.parent / "results").glob("bench_family_*_perfect.jsonl"))
+    assert len(kept) >= 10, kept
+    for path in kept:
+        name = path.name.removeprefix("bench_family_").removesuffix("_perfect.jsonl")
+        rows = bench.load(path)[(name, "perfect")]
+        assert len(rows) == 10_000, (name, len(rows))
+        stated = f"| `{name}` | {bench.stated(get_rules(name))} | "
+        lines = [line for line in readme.splitlines() if line.startswith(stated)]
+        assert len(lines) == 1, (name, lines)
+        assert lines[0].endswith(f" | {bench.cell_text(rows)} |"), (name, lines[0])
