@@ -1808,10 +1808,14 @@ def _beam_key(state: State) -> object:
     return (board, lo, piles, cells, flag)
 
 
-BEAM_WIDTHS = (100, 400, 1600, 6400)
+BEAM_WIDTHS = (100, 400, 1600, 6400, 12800)
 """Two decks: the widths of the beam searches (:func:`_beam`) that :func:`decide` tries in
 turn, each followed by shuffled searches of as many positions; after the last, the shuffled
-searches alone."""
+searches alone. The last one was added for Double Pyramid's deals 62 and 65, which 900 s of
+the first four and their searches left unknown: one beam of 12,800 wins them, alone, in
+179 CPU s (3.1 million positions) and 35 s (1.8 million), and :func:`decide` with it in
+942.6 and 112.5 s (8.5 and 5.0 million); one of 25,600 had not finished deal 62 after 30
+minutes. A 10 s solve never gets this far."""
 
 BEAM_FILL = 3
 """Two decks: the positions of one tableau board a beam round may keep when there are fewer
