@@ -9,12 +9,16 @@ makes the exit status 1). Time is the CPU time of the solving process (``process
 and ``--max-seconds`` is a CPU-time limit per solve (an interval timer stops the solve; a
 wall-clock limit of ten times as much is a backstop), so figures stay comparable on a
 shared machine; the load average is printed at the start and the end, and should be quoted
-with every figure.
+with every figure. So is the CPU time of a fixed pure-Python loop (:func:`calibrate`, the
+median of three runs, at the start and the end): this machine's speed varies from day to day
+by up to 3x with the same node counts, so seconds from different days compare only through
+it, and the machine-independent ``total nodes`` column says whether the search itself
+changed.
 
 Per preset it prints: deals, winnable % (either mode's verdict), ``unknown`` (shortest mode did
 not finish: no verdict, or a winning line not proved shortest), median / p90 / max / total
 seconds of shortest mode over all deals (a stopped solve counts its limit), median and
-total over the winnable deals, max nodes,
+total over the winnable deals, max and total nodes,
 peak memory (resident set, MB, of the process, which also ran the decision solves), and
 the agreement count; then each issue-20 target with ``met`` or ``NOT met``.
 
@@ -135,6 +139,7 @@ def figures(result: dict[str, Any]) -> dict[str, Any]:
         "won_median": statistics.median(won) if won else 0.0,
         "won_total": sum(won),
         "max_nodes": max(r["nodes"] for r in records),
+        "total_nodes": sum(r["nodes"] for r in records),
         "peak_mb": result["peak_mb"],
         "agree": sum(r["verdict"] == r["decision"] for r in both),
         "compared": len(both),
@@ -148,15 +153,15 @@ def row(rules: str, f: dict[str, Any]) -> str:
         f"| {rules:<8} | {f['deals']:>5} | {f['win_pct']:>5.1f} | {f['unknown']:>7} | "
         f"{f['median']:>8.3f} | {f['p90']:>7.3f} | {f['max']:>7.2f} | {f['total']:>8.1f} | "
         f"{f['won_median']:>8.3f} | {f['won_total']:>8.1f} | {f['max_nodes']:>9} | "
-        f"{f['peak_mb']:>7.0f} | {f['agree']:>4}/{f['compared']:<4} |"
+        f"{f['total_nodes']:>11} | {f['peak_mb']:>7.0f} | {f['agree']:>4}/{f['compared']:<4} |"
     )
 
 
 HEADER = (
     "| rules    | deals | win % | unknown | median s |   p90 s |   max s |  total s | "
-    "won med. | won tot. | max nodes | peak MB | agree     |\n"
+    "won med. | won tot. | max nodes | total nodes | peak MB | agree     |\n"
     "|----------|------:|------:|--------:|---------:|--------:|--------:|---------:|"
-    "---------:|---------:|----------:|--------:|-----------|"
+    "---------:|---------:|----------:|------------:|--------:|-----------|"
 )
 
 
@@ -186,6 +191,29 @@ def load() -> str:
     return f"{one:.2f}, {five:.2f}, {fifteen:.2f}"
 
 
+def calibrate(rounds: int = 3, size: int = 1_000_000) -> float:
+    """CPU seconds of a fixed loop of the operations the solver spends its time on (integer
+    bit operations, dict lookups and stores), the median of ``rounds`` runs: a yardstick for
+    this machine's speed on the day (0.4-0.5 s on the 2-core machine this project is built
+    on, on a quick day).
+
+    >>> 0 < calibrate(rounds=1, size=1_000) < 1
+    True
+    """
+    runs = []
+    for _ in range(rounds):
+        started = time.process_time()
+        table: dict[int, int] = {}
+        x = 0x9E3779B97F4A7C15
+        for i in range(size):
+            x = (x * 6364136223846793005 + i) & 0xFFFFFFFFFFFFFFFF
+            low = x & -x
+            key = x >> 40
+            table[key] = table.get(key, 0) + low.bit_length() + (x & 0xFFFF).bit_count()
+        runs.append(time.process_time() - started)
+    return statistics.median(runs)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark, print the table and the targets; 1 if the modes disagree."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -198,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     last = args.first + args.count - 1
     print(f"shortest-mode benchmark, deals {args.first}..{last}, CPU limit {args.max_seconds:g} s")
     print(f"load average at start: {load()}")
+    print(f"reference loop at start: {calibrate():.3f} CPU s")
     print(HEADER, flush=True)
     context = multiprocessing.get_context("spawn")
     notes: list[str] = []
@@ -222,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         if out:
             out.close()
     print(f"load average at end: {load()}")
+    print(f"reference loop at end: {calibrate():.3f} CPU s")
     print("\n".join(notes))
     return status
 

@@ -50,6 +50,7 @@ def test_figures_count_agreement_and_never_call_a_stopped_run_fast() -> None:
     ]
     f = bench.figures({"records": records, "peak_mb": 40.0})
     assert f["unknown"] == 1 and f["win_pct"] == 75.0
+    assert f["total_nodes"] == 36 and "|          36 |" in bench.row("apophis", f)
     assert (f["agree"], f["compared"], f["disagree"]) == (2, 3, [3])
     lines = "\n".join(bench.verdicts("apophis", f))
     assert "every deal decided: NOT met" in lines
@@ -58,3 +59,11 @@ def test_figures_count_agreement_and_never_call_a_stopped_run_fast() -> None:
     assert "median under 0.1: met" in lines  # 0.035: the stopped deal is the slowest anyway
     quick = bench.figures({"records": records[:2], "peak_mb": 40.0})
     assert "max under 10: met" in "\n".join(bench.verdicts("apophis", quick))
+
+
+def test_the_reference_loop_is_timed_in_cpu_seconds() -> None:
+    """The yardstick printed beside the figures: a fixed amount of work, so a larger loop
+    takes longer, and a median of positive CPU times."""
+    bench = load_bench()
+    small, large = bench.calibrate(rounds=1, size=2_000), bench.calibrate(rounds=3, size=200_000)
+    assert 0 < small < large < 60
