@@ -278,13 +278,26 @@ class _Dominance:
     those of ``B`` (its draw closure contains ``B``'s, and a removal that ``B`` makes in the
     next pass ``A`` makes at the same stop a pass earlier, more cheaply, into a position
     that dominates in turn). So a shortest line through ``B`` is matched by one through
-    ``A``. Across a redeal this is used only without the stall rule (there, ``A`` could
-    only redeal if its pass removed something, and a line after the redeal would start a
-    pass that has removed nothing, unlike ``B``'s).
+    ``A``. Across a redeal with a limited number of passes this is used only without the
+    stall rule (there, ``A`` could only redeal if its pass removed something, and a line
+    after the redeal would start a pass that has removed nothing, unlike ``B``'s).
+
+    Under unlimited passes the pass is not part of the key, so ``A`` and ``B`` may stand
+    anywhere in their passes: ``A`` further into the stock reaches ``B`` by drawing to the
+    end, redealing and drawing up to ``B``'s stop (``wrap``). With the stall rule too
+    (``easy``): every queued position but the root was reached by a removal in its own
+    pass, so ``A`` may redeal. A line from ``B`` is then played from ``A`` after those
+    moves, except where it reaches the end of the stock with no removal since ``B``: there
+    ``A``'s new pass would have removed nothing and could be stopped by the rule, so
+    ``A`` instead draws to the end and redeals at once, reaching the position that line
+    reaches after its redeal (the same cards, a new pass with nothing removed) for fewer
+    moves than ``B`` spent before it. So some shortest line is still matched from ``A``.
+    On ``easy``'s winnable deals 0-59: 8% fewer positions, the same lengths.
     """
 
     def __init__(self, model: Model) -> None:
         self.cross = model.rules.passes is not None and not model.rules.stall_rule
+        self.wrap = model.rules.passes is None
 
     def dominated(
         self, entries: list[tuple[int, int, int]], board: int, lo: int, pno: int, g: int
@@ -293,7 +306,14 @@ class _Dominance:
         deck = board & ~PYRAMID_ALL  # (the deck has no slots below start or from hi on)
         for p, at, cost in entries:
             if p == pno:  # the draws from at to lo
-                if at <= lo and cost + (deck >> at & ((1 << (lo - at)) - 1)).bit_count() <= g:
+                if at <= lo:
+                    if cost + (deck >> at & ((1 << (lo - at)) - 1)).bit_count() <= g:
+                        return True
+                elif (  # unlimited passes: the draws to the end, the redeal and up to lo
+                    self.wrap
+                    and cost + (deck >> at).bit_count() + 1 + (deck & ((1 << lo) - 1)).bit_count()
+                    <= g
+                ):
                     return True
             elif (
                 p == pno - 1  # the draws to the end, the redeal and the draws up to lo

@@ -224,7 +224,7 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
     PruningRule(
         "draw-dominance",
         "Shortest mode skips a position another queued one reaches by draws at no greater cost.",
-        "Shortest mode on macro moves (across a redeal: no stall rule).",
+        "Shortest mode on macro moves (across a redeal: no stall rule, or unlimited passes).",
         (_S + "shortest_macro._Dominance",),
     ),
     PruningRule(
