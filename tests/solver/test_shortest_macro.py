@@ -308,8 +308,8 @@ def test_dominance_across_the_redeal_keeps_lines_shortest(
     short as the plain search's. (Versions made wrong on purpose, with the draws, the
     redeal or the whole cost left out, changed no length on seeds 0-1499 of these
     positions either: a position further into the stock with the same cards has nearly
-    always passed that way more cheaply. The arithmetic is pinned by
-    ``test_under_unlimited_passes_a_position_further_on_dominates_across_the_redeal``.)"""
+    always got there more cheaply; see docs/PERFORMANCE_LOG.md. The arithmetic is pinned
+    by ``test_under_unlimited_passes_a_position_further_on_dominates_across_the_redeal``.)"""
     rules = RULES[name]
     games = [_multi_pass_position(rules, WRAPPING[i]) for i in seeds(range(len(WRAPPING)), quick=8)]
     fired = 0
