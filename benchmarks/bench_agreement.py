@@ -7,7 +7,7 @@ the same counts (node budgets, not time limits, decide what is settled).
 1. Decision mode against shortest mode alone on ``--deals`` random numbered deals per
    preset (:func:`tests.solver.test_agreement.compare`): deals tried, settled by both
    modes, winnable among them, disagreements. Settled counts of a healthy solver, 200
-   deals: 185-187 for hard and relaxed, about 175 for apophis, 122-138 for medium and
+   deals: 185-187 for hard and relaxed, about 175 for apophis, 135 for medium, 153 for
    easy, 100-120 for egypt, about 70 for cheops; fewer means a search got weaker, any
    disagreement is a bug.
 2. The solver against the plain exhaustive search on ``--any-shape`` random positions of
