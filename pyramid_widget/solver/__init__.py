@@ -76,7 +76,17 @@ from pyramid_widget.solver.search import Budget, Result, collector_paused
 from pyramid_widget.solver.shortest_macro import macro_a_star
 from pyramid_widget.solver.shortest_moves import a_star
 
-__all__ = ["Solution", "Verdict", "solve", "solve_deal"]
+__all__ = ["FEWEST_NODE_CAP", "Solution", "Verdict", "solve", "solve_deal"]
+
+FEWEST_NODE_CAP = 1_000_000
+"""The positions the fewest-moves search may expand when :func:`solve` is given neither
+``max_nodes`` nor ``max_seconds``. Its tables grow by about 2 KB a position (``cheops``
+deal 5: 1.3 GB after 642,087 positions, in 20 s), so a search that cannot prove a deal's
+shortest line soon (``cheops`` 5, 39 and 156 within minutes) would otherwise fill a laptop's
+memory and take the notebook's kernel down with it. Past the cap the decision line is
+returned with ``shortest=False``, as when a limit runs out. No deal 0-199 of any preset
+needs that many to be proved (the most, ``egypt``'s, 850,841); a caller who gives either
+limit gets exactly that limit."""
 
 
 class Verdict(str, enum.Enum):
@@ -123,7 +133,9 @@ def solve(
     ``shortest`` asks for a line with the fewest moves; ``max_nodes`` / ``max_seconds`` bound
     the search (the verdict is then ``unknown`` if it was not finished; no more than
     ``max_nodes`` positions are ever searched). In shortest mode a budget that runs out
-    after a winning line was found still returns that line, with ``shortest=False``.
+    after a winning line was found still returns that line, with ``shortest=False``; with
+    neither limit given, the fewest-moves search stops after :data:`FEWEST_NODE_CAP`
+    positions the same way, so that it cannot fill the memory.
     Raises ``TypeError`` when ``game`` is not a Game and ``ValueError`` for negative limits.
     Python's cyclic garbage collector is paused while it searches and turned back on after
     (:func:`~pyramid_widget.solver.search.collector_paused`).
@@ -178,7 +190,7 @@ def _solve_classic(
                 seconds,
                 shortest and result.found is False,
             )
-        remaining = None if max_nodes is None else max_nodes - nodes
+        remaining = _fewest_nodes(max_nodes, max_seconds, nodes)
         best = Result(None, [], 0)
         if remaining is None or remaining > 0:
             best = _fewest(
@@ -212,7 +224,7 @@ def _solve_general(
             seconds = time.perf_counter() - started
             done = shortest and result.found is False
             return Solution(verdict[result.found], result.line, result.nodes, seconds, done)
-        remaining = None if max_nodes is None else max_nodes - result.nodes
+        remaining = _fewest_nodes(max_nodes, max_seconds, result.nodes)
         best = Result(None, [], 0)
         if remaining is None or remaining > 0:
             again = Budget(remaining, max_seconds, started)
@@ -257,6 +269,19 @@ def _decide(model: Model, budget: Budget) -> Result:
     if model.macro:
         return macro_dive(model, budget)
     return depth_first(model, budget)
+
+
+def _fewest_nodes(max_nodes: int | None, max_seconds: float | None, spent: int) -> int | None:
+    """The node limit of the fewest-moves search after a decision that searched ``spent``:
+    what is left of ``max_nodes``, else :data:`FEWEST_NODE_CAP` when no time limit was
+    given either, else none.
+
+    >>> _fewest_nodes(100, None, 30), _fewest_nodes(None, None, 30), _fewest_nodes(None, 5.0, 30)
+    (70, 1000000, None)
+    """
+    if max_nodes is not None:
+        return max_nodes - spent
+    return FEWEST_NODE_CAP if max_seconds is None else None
 
 
 def _fewest(model: Model, budget: Budget, ceiling: int) -> Result:

@@ -361,3 +361,23 @@ def test_shortest_mode_keeps_the_line_it_proved_when_the_budget_ends(rules: str)
         cut = solve(game, shortest=True, max_nodes=limit)
         assert cut.verdict is Verdict.WINNABLE and not cut.shortest and cut.nodes <= limit
         assert cut.moves == decided.moves and replay_wins(game, cut)
+
+
+@pytest.mark.parametrize("rules", ["relaxed", "egypt", "king_tut"])
+def test_an_unlimited_fewest_moves_search_stops_at_the_cap(
+    rules: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With neither limit given the fewest-moves search stops after ``FEWEST_NODE_CAP``
+    positions and returns the decision line, not proved shortest (so that a deal it cannot
+    prove never fills the memory); with a time limit the cap does not apply."""
+    deal = next(d for d in range(40) if solve(Game(rules, deal=d), max_nodes=20_000).winnable)
+    game = Game(rules, deal=deal)
+    decided, proved = solve(game), solve(game, shortest=True)
+    assert proved.shortest and proved.nodes > decided.nodes + 3, (rules, deal)
+    monkeypatch.setattr(solver_module, "FEWEST_NODE_CAP", 2)
+    capped = solve(game, shortest=True)
+    assert capped.winnable and not capped.shortest
+    assert [str(m) for m in capped.moves] == [str(m) for m in decided.moves]
+    assert capped.nodes <= decided.nodes + 2
+    timed = solve(game, shortest=True, max_seconds=600.0)
+    assert timed.shortest and len(timed.moves) == len(proved.moves)
