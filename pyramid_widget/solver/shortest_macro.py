@@ -305,21 +305,12 @@ class _Dominance:
         """Whether an entry ``(pass, stock index, cost)`` for ``board`` dominates."""
         deck = board & ~PYRAMID_ALL  # (the deck has no slots below start or from hi on)
         for p, at, cost in entries:
-            if p == pno:  # the draws from at to lo
-                if at <= lo:
-                    if cost + (deck >> at & ((1 << (lo - at)) - 1)).bit_count() <= g:
-                        return True
-                elif (  # unlimited passes: the draws to the end, the redeal and up to lo
-                    self.wrap
-                    and cost + (deck >> at).bit_count() + 1 + (deck & ((1 << lo) - 1)).bit_count()
-                    <= g
-                ):
+            if p == pno and at <= lo:  # the draws from at to lo
+                if cost + (deck >> at & ((1 << (lo - at)) - 1)).bit_count() <= g:
                     return True
-            elif (
-                p == pno - 1  # the draws to the end, the redeal and the draws up to lo
-                and self.cross
-                and cost + (deck >> at).bit_count() + 1 + (deck & ((1 << lo) - 1)).bit_count() <= g
-            ):
+            elif (  # the draws to the end, the redeal and the draws up to lo
+                (p == pno and self.wrap) or (p == pno - 1 and self.cross)
+            ) and cost + (deck >> at).bit_count() + 1 + (deck & ((1 << lo) - 1)).bit_count() <= g:
                 return True
         return False
 
