@@ -282,3 +282,151 @@ def last_card(model: Model, pyr: int) -> int:
         if not pyr & ~low & ~chains[low.bit_length() - 1]:
             return low
     return 0
+
+
+class PassReach:
+    """Which pyramid cards could be uncovered before the current pass ends, and which deck
+    cards could leave the board in it (rule ``bound-late-partner``).
+
+    The answer is a superset, found by a relaxed game in which a card once usable stays
+    usable. In it a pyramid card may *go* when nothing covers it but cards that may go
+    (``Model.chains``: it is then *exposed*) and it is a King that goes alone, or it has a
+    partner that could meet it (``Model.needs``) among the exposed pyramid cards or the
+    deck cards this pass can reach. Those are the stock cards (each comes to the top of the
+    stock in turn) and the waste cards from the top down as long as each can go: it is a
+    King going alone or has a partner among the exposed pyramid cards or, where the stock
+    top pairs with the waste top, the stock. The first waste card that cannot go is
+    reachable too, but nothing under it.
+
+    Why it is a superset: follow a line through the rest of the pass. A pyramid card it
+    removes is uncovered then, so every card of its chains went earlier (by induction,
+    they may go in the relaxed game); it leaves alone, with an uncovered pyramid card
+    (exposed, by the same induction), or with the stock top or the waste top. A waste card
+    reaches the top only when every waste card above it has gone, and one pile has one top,
+    so each of those went alone, with a pyramid card or with the stock top: the relaxed game
+    reaches it too. A deck card that leaves in the pass is reachable and goes alone, with an
+    exposed pyramid card or with another reachable deck card (``leaving`` of :meth:`late`).
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> # the 5H (slot 20) lies under the QH (26) and the 9C (27); the QH can go with the AD
+    >>> # of the stock, but the 9C's partner 4S lies in the waste under a JD that has no
+    >>> # partner left, so the 5H cannot be uncovered before a redeal
+    >>> g = Game.from_position("relaxed", pyramid=[None] * 20 + ["5H"] + [None] * 5 + ["QH", "9C"],
+    ...                        stock=["AD"], wastes=[["8C", "4S", "JD"]])
+    >>> model = Model.from_game(g)
+    >>> late, leaving = PassReach(model).late(model.root[0], model.root[1], 1 << 20 | 1 << 27)
+    >>> late == 1 << 20  # the 9C is uncovered already
+    True
+    >>> from pyramid_widget.engine.cards import card_str
+    >>> [card_str(model.cards[s]) for s in range(model.deck_lo, model.deck_hi) if leaving >> s & 1]
+    ['AD']
+    """
+
+    def __init__(self, model: Model) -> None:
+        self.chains = model.chains
+        self.needs = model.needs
+        self.lone = model.flags.lone_kings
+        self.shared = model.flags.stock_waste
+        covers = [0] * len(self.chains)
+        """``covers[c]``: the pyramid slots whose chains hold ``c``."""
+        for q, chain in enumerate(self.chains):
+            rest = chain
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                covers[low.bit_length() - 1] |= 1 << q
+        self.covers = covers
+        self.cache: dict[int, tuple[int, int]] = {}
+        """Per pyramid and stock (one mask): the relaxed game with the stock alone."""
+
+    def grow(self, pyr: int, avail: int, gone: int, exposed: int, todo: int) -> tuple[int, int]:
+        """The relaxed game continued: ``gone`` (pyramid cards that may go), ``exposed``
+        (those that may be uncovered), given the deck cards ``avail``; ``todo``: exposed
+        cards to look at again (the others cannot have changed)."""
+        chains, needs, lone, covers = self.chains, self.needs, self.lone, self.covers
+        while todo:
+            more = 0
+            rest = todo
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                s = low.bit_length() - 1
+                if lone >> s & 1 or needs[s] & (avail | exposed):
+                    more |= low
+            if not more:
+                break
+            gone |= more
+            under = 0
+            rest = more
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                under |= covers[low.bit_length() - 1]
+            under &= pyr & ~exposed
+            fresh = 0
+            while under:
+                low = under & -under
+                under ^= low
+                if not chains[low.bit_length() - 1] & pyr & ~gone:
+                    fresh |= low
+            exposed |= fresh
+            mates = 0
+            rest = fresh
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                mates |= needs[low.bit_length() - 1]
+            todo = (fresh | mates & exposed) & ~gone
+        return gone, exposed
+
+    def late(self, board: int, lo: int, cards: int) -> tuple[int, int]:
+        """``(late, leaving)``: the pyramid cards of ``cards`` that cannot be uncovered
+        before this pass ends, and (only when there are some) the deck cards that could
+        leave the board in it; ``(0, 0)`` when every card of ``cards`` may be uncovered."""
+        pyr = board & PYRAMID_ALL
+        stock = board >> lo << lo
+        key = pyr | stock  # pyramid slots < 28 <= lo: no overlap
+        hit = self.cache.get(key)
+        if hit is None:
+            chains = self.chains
+            exposed = 0
+            rest = pyr
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                if not chains[low.bit_length() - 1] & pyr:
+                    exposed |= low
+            hit = self.cache[key] = self.grow(pyr, stock, 0, exposed, exposed)
+        gone, exposed = hit
+        if not cards & ~exposed:
+            return 0, 0
+        needs, lone = self.needs, self.lone
+        shared = stock if self.shared else 0
+        waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
+        avail = stock
+        while waste:  # from the top down, while each card can go
+            s = waste.bit_length() - 1
+            top = 1 << s
+            avail |= top
+            if not (lone >> s & 1 or needs[s] & (shared | exposed)):
+                break
+            waste ^= top
+            todo = needs[s] & exposed & ~gone
+            if todo:
+                key = pyr | avail
+                hit = self.cache.get(key)
+                if hit is None:
+                    hit = self.cache[key] = self.grow(pyr, avail, gone, exposed, todo)
+                gone, exposed = hit
+                if not cards & ~exposed:
+                    return 0, 0
+        partners = exposed | (avail if self.shared else 0)
+        leaving = 0
+        rest = avail
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            s = low.bit_length() - 1
+            if lone >> s & 1 or needs[s] & partners:
+                leaving |= low
+        return cards & ~exposed, leaving

@@ -23,7 +23,7 @@ from typing import Any
 
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.engine.moves import Move
-from pyramid_widget.solver.bounds import PairedBound, PairTable, last_card
+from pyramid_widget.solver.bounds import PairedBound, PairTable, PassReach, last_card
 from pyramid_widget.solver.macro import (
     MacroMove,
     _macro_move,
@@ -60,7 +60,7 @@ Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
 Covered = list[tuple[int, list[int]]]
 """Per lonely pyramid card that lonely cards cover: its deck partners and theirs (see
 :meth:`Tables.covered`)."""
-Info = tuple[int, list[int], Groups | None, tuple[int, ...], int, int, Covered, int]
+Info = tuple[int, list[int], Groups | None, tuple[int, ...], int, int, Covered, int, int]
 """What :meth:`Tables.pyramid` keeps per pyramid mask."""
 
 
@@ -75,7 +75,11 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     a shortest one. The full bound is taken lazily: a position is queued with
     ``max(removals, parent's bound - step)`` (admissible: the parent's bound is at most
     ``step`` plus the child's distance) and gets the full bound when it comes off the
-    queue, going back in if that raises it. Positions that another queued one reaches by
+    queue, going back in if that raises it; under sum-13 pairing in two parts
+    (:meth:`Tables.first`, then the late partners of :meth:`Tables.later`, which a position
+    sent back by the first part gets only if it comes off the queue again: on ``relaxed``
+    deals 24, 81, 102, 159, 75, 83 and 52, 101,804 first parts for 64,071 second ones).
+    Positions that another queued one reaches by
     draws at no greater cost are skipped (:class:`_Dominance`). The open list is a
     :class:`~pyramid_widget.solver.search.BucketQueue` (lowest ``f``, then highest ``g``,
     then last in): on ``medium`` deal 115, 9.8 s against 10.5 s with a binary heap keyed
@@ -109,7 +113,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     passes = model.rules.passes if model.rules.passes is not None else 1 << 30
     fl = 1 if model.rules.stall_rule else 0
     limit = ceiling if ceiling is not None else LOST - 1
-    bound, cheap, known = _bound_functions(model)
+    bound, cheap, known, split = _bound_functions(model)
+    first, later = split if split is not None else (bound, None)
     rkey: Key = (root[0], root[1], root[4])
     cost: dict[Key, int] = {rkey: 0}
     parent: dict[Key, Link | None] = {rkey: None}
@@ -138,17 +143,28 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 continue
             board, lo, pno = key
             if h < 0:  # queued with the cheap bound: the dead-end tests and the full bound
-                bits = parent[key][1]  # type: ignore[index]  # (the root is never lazy)
-                hit = dead_cache.get(board & classes[(bits & -bits).bit_length() - 1])
-                if hit or (hit is None and dead(board, bits)):
-                    continue
-                if pno >= passes and buried(model, board, lo):
-                    continue
-                h = bound(board, lo, pno)
-                if g + h > f:
-                    if g + h <= limit:
-                        queue.push(g + h, g, (key, h))
-                    continue
+                if h == -1:
+                    bits = parent[key][1]  # type: ignore[index]  # (the root is never lazy)
+                    hit = dead_cache.get(board & classes[(bits & -bits).bit_length() - 1])
+                    if hit or (hit is None and dead(board, bits)):
+                        continue
+                    if pno >= passes and buried(model, board, lo):
+                        continue
+                    h = first(board, lo, pno)
+                    if g + h > f:
+                        if g + h <= limit:  # the second part waits till it comes back
+                            queue.push(g + h, g, (key, h if later is None else -2 - h))
+                        continue
+                else:
+                    h = -2 - h
+                if later is not None:
+                    h2 = later(board, lo, pno, h)
+                    if h2 > h:
+                        h = h2
+                        if g + h > f:
+                            if g + h <= limit:
+                                queue.push(g + h, g, (key, h))
+                            continue
             if free is not None:  # only for a position about to be expanded
                 clears = freed.get(board)
                 if clears is None:
@@ -317,16 +333,23 @@ class _Dominance:
 
 def _bound_functions(
     model: Model,
-) -> tuple[Callable[[int, int, int], int], Callable[[int], int], Mapping[int, tuple[Any, ...]]]:
+) -> tuple[
+    Callable[[int, int, int], int],
+    Callable[[int], int],
+    Mapping[int, tuple[Any, ...]],
+    tuple[Callable[[int, int, int], int], Callable[[int, int, int, int], int]] | None,
+]:
     """``bound(board, lo, pno)``: removals still needed plus :func:`extra_bound`;
-    ``cheap(board)``: a quicker admissible bound (removals only); and the per-pyramid cache
-    whose entries start with ``cheap``'s answer (looked up inline in the hot loop)."""
+    ``cheap(board)``: a quicker admissible bound (removals only); the per-pyramid cache
+    whose entries start with ``cheap``'s answer (looked up inline in the hot loop); and,
+    where the bound comes in two parts, ``(first, later)``: ``first(board, lo, pno)`` and
+    ``later(board, lo, pno, first's answer)``, which is ``bound``."""
     if model.rules.pairing == "sum13" and model.rules.win == "pyramid":
         tables = Tables(model)
-        return tables.bound, tables.removals, tables.cache
+        return tables.bound, tables.removals, tables.cache, (tables.first, tables.later)
     if model.rules.win == "pyramid":
         paired = PairedBound(model)
-        return paired.bound, paired.removals, paired.cache
+        return paired.bound, paired.removals, paired.cache, None
 
     def plain(board: int, lo: int, pno: int) -> int:
         state = (board, lo, 0, 0, pno, 0)
@@ -335,7 +358,7 @@ def _bound_functions(
     def cheap(board: int) -> int:
         return lower_bound(model, (board, 0, 0, 0, 0, 0))
 
-    return plain, cheap, {}
+    return plain, cheap, {}, None
 
 
 class Tables:
@@ -363,9 +386,16 @@ class Tables:
         """Scratch for :meth:`costs` (each call writes the slots it reads)."""
         self.stock_cache: dict[int, tuple[list[int], int, list[int]]] = {}
         """:meth:`stock_walk` per pyramid and stock (one mask: their slots never overlap)."""
+        self.reach = PassReach(model)
+        self.late_price = [0] * self.hi
+        """Scratch for :meth:`late` (each call writes the slots it reads)."""
 
     def bound(self, board: int, lo: int, pno: int) -> int:
         """Removals still needed plus the extra moves (see :func:`extra_bound`)."""
+        return self.later(board, lo, pno, self.first(board, lo, pno))
+
+    def first(self, board: int, lo: int, pno: int) -> int:
+        """:meth:`bound` but for the late partners (:meth:`later`)."""
         pyr = board & PYRAMID_ALL
         info = self.cache.get(pyr)
         if info is None:
@@ -375,6 +405,19 @@ class Tables:
         if info[6] and extra < LOST:
             extra += self.redrawn(board, lo, info[6])
         return info[0] + extra
+
+    def later(self, board: int, lo: int, pno: int, bound: int) -> int:
+        """:meth:`bound`, given :meth:`first`'s answer ``bound``: raised to the removals
+        plus the moves :meth:`late` finds, when more (the search takes this part only for
+        positions that come off its queue with the first part)."""
+        pyr = board & PYRAMID_ALL
+        info = self.cache.get(pyr)
+        if info is None:
+            info = self.cache[pyr] = self.pyramid(pyr)
+        if not info[8] or bound >= LOST:
+            return bound
+        late = info[0] + self.late(board, lo, pno, info)
+        return late if late > bound else bound
 
     def removals(self, board: int) -> int:
         """The removals still needed (:func:`pyramid_removals`), cached per pyramid."""
@@ -425,7 +468,7 @@ class Tables:
             targets |= slots
         covered = self.covered(lonely)
         alone = tuple(needs[s] for s in slots_of(lonely))
-        return removals, base, self.groups(wanted), alone, delta, last, covered, targets
+        return removals, base, self.groups(wanted), alone, delta, last, covered, targets, lonely
 
     def covered(self, lonely: int) -> Covered:
         """For :meth:`redrawn`: each lonely pyramid card (see :meth:`pyramid`) that a lonely
@@ -514,6 +557,68 @@ class Tables:
             c = min(get(costs)) if e == 1 else sorted(get(costs))[e - 1]
             if c > worst:
                 worst = c
+        return worst
+
+    def late(self, board: int, lo: int, pno: int, info: Info) -> int:
+        """The extra moves of the lonely pyramid cards (see :meth:`pyramid`) that cannot be
+        uncovered before this pass ends (:class:`~.bounds.PassReach`): each goes with a
+        deck partner in a later pass, so the line runs out the stock, redeals and, in the
+        next pass, reaches that partner (see :func:`extra_bound`, "Late partners");
+        :data:`LOST` when no redeal is left, 0 when every lonely card may be uncovered."""
+        late, leaving = self.reach.late(board, lo, info[8])
+        if not late:
+            return 0
+        if self.passes is not None and pno >= self.passes:
+            return LOST
+        stock = board >> lo << lo
+        pyr_stock = board & PYRAMID_ALL | stock
+        hit = self.stock_cache.get(pyr_stock)
+        if hit is None:
+            hit = self.stock_cache[pyr_stock] = self.stock_walk(stock, info[1])
+        _, acc, at = hit
+        at = at[:]
+        needs, ranks, price, top = self.model.needs, self.rank, self.late_price, self.top
+        lonely = []
+        wanted = 0
+        rest = late
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            mates = needs[low.bit_length() - 1] & board  # deck cards only: the card is lonely
+            lonely.append(mates)
+            wanted |= mates
+        if not top:
+            acc += 1  # the partner's own draw
+        deck = board & ~PYRAMID_ALL & ((1 << wanted.bit_length()) - 1)
+        while deck:  # the next pass: every deck card in order, the waste's first
+            low = deck & -deck
+            deck ^= low
+            s = low.bit_length() - 1
+            k = ranks[s]
+            i = at[k]
+            if low & wanted:
+                price[s] = acc + 1 + OWN[i]  # + 1: the redeal
+            if low & leaving:  # it may be gone by then: it costs nothing here
+                continue
+            if not top:
+                acc += 1  # drawn, whatever it goes with later
+            elif i // 5 % 5 == 4:  # passed four times (stock cards pass twice): one each now
+                acc += 1
+            else:
+                acc += STEP[i]
+                at[k] = i + 5
+                at[13 - k] += 1
+        worst = 0
+        for mates in lonely:
+            best = LOST
+            while mates:
+                low = mates & -mates
+                mates ^= low
+                c = price[low.bit_length() - 1]
+                if c < best:
+                    best = c
+            if best > worst:
+                worst = best
         return worst
 
     @staticmethod
@@ -741,6 +846,21 @@ def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
     for free, as if played from the stock top; a draw moves one card, so it is no move
     counted for another card, and no removal). Each such ``p`` needs its own partner, so
     each adds one (:meth:`Tables.redrawn`), on top of the rest and of ``D``.
+
+    Late partners (rule ``bound-late-partner``). A lonely pyramid card ``p`` that cannot be
+    uncovered before this pass ends (:class:`~pyramid_widget.solver.bounds.PassReach`: a
+    relaxed game that lets every card go that could) goes with a deck partner ``d`` in a
+    later pass; with no redeal left the position is lost. Else the line first runs out the
+    stock (every stock card leaves it by a draw or a removal: priced as in the stock walk
+    above), redeals (one move) and, in the next pass, which deals the deck cards left in
+    their order, reaches ``d`` as above: each card before it costs a move unless played with
+    a pyramid card within the allowance, and ``d`` its own draw where the stock top is not
+    available; played later still, ``d`` costs no less. A card before ``d`` that could
+    leave the board in this pass (``PassReach``'s ``leaving``) may be gone by then and is
+    counted as free. The cards passed twice, once in each pass, are counted once a pass: each
+    passing is a move unless it is the one in which the card is played with a pyramid card,
+    and the allowance counts those plays, one pyramid card each. The bound takes the dearest
+    such ``p`` at its cheapest partner, if that is more than the rest gives.
 
     It is not always consistent (a removal can change which cards must be played), so the
     search re-opens positions; see :func:`macro_a_star`.

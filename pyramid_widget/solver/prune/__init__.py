@@ -366,6 +366,15 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         (_S + "shortest_macro.extra_bound",),
     ),
     PruningRule(
+        "bound-late-partner",
+        "A* bound: a pyramid card whose every partner that could meet it is a deck card, and "
+        "that cannot be uncovered before this pass ends, goes with a partner reached in a "
+        "later pass: the rest of the stock, the redeal and the next pass up to that partner "
+        "are paid first; with no redeal left the position is lost.",
+        "Macro moves, sum-13 pairing, a pyramid-only win.",
+        (_S + "bounds.PassReach", _S + "shortest_macro.Tables.late"),
+    ),
+    PruningRule(
         "bound-dig",
         "A* bound of the move-by-move search: the moves spent digging pyramid cards' partners "
         "out of the waste piles (every card above a partner leaves first, a move each, free "
