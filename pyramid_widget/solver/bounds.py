@@ -22,6 +22,7 @@ counts the most pyramid pairs an actual clearing order can make.
 
 from __future__ import annotations
 
+from pyramid_widget.engine.cards import rank
 from pyramid_widget.solver.model import PYRAMID_ALL, Model
 
 LOST = 1 << 20
@@ -307,6 +308,12 @@ class PassReach:
     reaches it too. A deck card that leaves in the pass is reachable and goes alone, with an
     exposed pyramid card or with another reachable deck card (``leaving`` of :meth:`late`).
 
+    A pyramid card's deck partners are every deck card of its partner ranks or none
+    (``Model.needs``), so the game depends on the deck cards in reach only through their
+    ranks: it is cached per pyramid and set of ranks, and :meth:`add` goes on from one set
+    to a larger one (the next pass of :meth:`~.shortest_macro.Tables.late` does so as the
+    cards come up).
+
     >>> from pyramid_widget.engine.game import Game
     >>> # the 5H (slot 20) lies under the QH (26) and the 9C (27); the QH can go with the AD
     >>> # of the stock, but the 9C's partner 4S lies in the waste under a JD that has no
@@ -327,7 +334,8 @@ class PassReach:
         self.needs = model.needs
         self.lone = model.flags.lone_kings
         self.shared = model.flags.stock_waste
-        covers = [0] * len(self.chains)
+        size = len(self.chains)
+        covers = [0] * size
         """``covers[c]``: the pyramid slots whose chains hold ``c``."""
         for q, chain in enumerate(self.chains):
             rest = chain
@@ -336,14 +344,38 @@ class PassReach:
                 rest ^= low
                 covers[low.bit_length() - 1] |= 1 << q
         self.covers = covers
+        self.rank_bit = [1 << rank(c) if c >= 0 else 0 for c in model.cards]
+        """``rank_bit[slot]``: the rank of the slot's card as a one-bit mask."""
+        deck = ((1 << model.deck_hi) - 1) & ~PYRAMID_ALL
+        self.deck_ranks = [0] * size
+        """``deck_ranks[p]``: the ranks of the deck cards that could go with pyramid card
+        ``p`` (``Model.needs`` keeps a pyramid card's every deck partner or none, so a
+        deck card of such a rank is one of them)."""
+        self.by_rank = [0] * 15
+        """``by_rank[r]``: the pyramid cards with a deck partner of rank ``r``."""
+        for p in range(size):
+            rest = self.needs[p] & deck
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                self.deck_ranks[p] |= self.rank_bit[low.bit_length() - 1]
+            for r in range(15):
+                if self.deck_ranks[p] >> r & 1:
+                    self.by_rank[r] |= 1 << p
         self.cache: dict[int, tuple[int, int]] = {}
-        """Per pyramid and stock (one mask): the relaxed game with the stock alone."""
+        """The relaxed game per pyramid and set of ranks within reach (one number)."""
+        self.stock_ranks: dict[int, int] = {}
+        """The ranks of the cards of a stock, per stock mask."""
+        self.end = (0, 0, 0)
+        """What the last :meth:`late` that found late cards ended with: the pyramid cards
+        that may go, those that may be uncovered, and the ranks within reach."""
 
-    def grow(self, pyr: int, avail: int, gone: int, exposed: int, todo: int) -> tuple[int, int]:
+    def grow(self, pyr: int, ranks: int, gone: int, exposed: int, todo: int) -> tuple[int, int]:
         """The relaxed game continued: ``gone`` (pyramid cards that may go), ``exposed``
-        (those that may be uncovered), given the deck cards ``avail``; ``todo``: exposed
-        cards to look at again (the others cannot have changed)."""
+        (those that may be uncovered), given deck cards of the ranks ``ranks`` within reach;
+        ``todo``: exposed cards to look at again (the others cannot have changed)."""
         chains, needs, lone, covers = self.chains, self.needs, self.lone, self.covers
+        deck_ranks = self.deck_ranks
         while todo:
             more = 0
             rest = todo
@@ -351,7 +383,7 @@ class PassReach:
                 low = rest & -rest
                 rest ^= low
                 s = low.bit_length() - 1
-                if lone >> s & 1 or needs[s] & (avail | exposed):
+                if lone >> s & 1 or deck_ranks[s] & ranks or needs[s] & exposed:
                     more |= low
             if not more:
                 break
@@ -379,13 +411,10 @@ class PassReach:
             todo = (fresh | mates & exposed) & ~gone
         return gone, exposed
 
-    def late(self, board: int, lo: int, cards: int) -> tuple[int, int]:
-        """``(late, leaving)``: the pyramid cards of ``cards`` that cannot be uncovered
-        before this pass ends, and (only when there are some) the deck cards that could
-        leave the board in it; ``(0, 0)`` when every card of ``cards`` may be uncovered."""
-        pyr = board & PYRAMID_ALL
-        stock = board >> lo << lo
-        key = pyr | stock  # pyramid slots < 28 <= lo: no overlap
+    def start(self, pyr: int, ranks: int) -> tuple[int, int]:
+        """The relaxed game from the pyramid ``pyr`` with deck cards of ``ranks`` in
+        reach: ``(gone, exposed)`` (cached)."""
+        key = pyr | ranks << 28
         hit = self.cache.get(key)
         if hit is None:
             chains = self.chains
@@ -396,8 +425,38 @@ class PassReach:
                 rest ^= low
                 if not chains[low.bit_length() - 1] & pyr:
                     exposed |= low
-            hit = self.cache[key] = self.grow(pyr, stock, 0, exposed, exposed)
-        gone, exposed = hit
+            hit = self.cache[key] = self.grow(pyr, ranks, 0, exposed, exposed)
+        return hit
+
+    def add(self, pyr: int, ranks: int, bit: int, gone: int, exposed: int) -> tuple[int, int]:
+        """The relaxed game ``(gone, exposed)`` for ``ranks`` once a card of the rank
+        ``bit`` also comes within reach (``ranks`` already holding ``bit``: unchanged)."""
+        key = pyr | (ranks | bit) << 28
+        hit = self.cache.get(key)
+        if hit is None:
+            todo = exposed & ~gone & self.by_rank[bit.bit_length() - 1]
+            hit = self.grow(pyr, ranks | bit, gone, exposed, todo) if todo else (gone, exposed)
+            self.cache[key] = hit
+        return hit
+
+    def late(self, board: int, lo: int, cards: int) -> tuple[int, int]:
+        """``(late, leaving)``: the pyramid cards of ``cards`` that cannot be uncovered
+        before this pass ends, and (only when there are some) the deck cards that could
+        leave the board in it; ``(0, 0)`` when every card of ``cards`` may be uncovered.
+        When there are late cards, :attr:`end` holds the relaxed game at the pass's end."""
+        pyr = board & PYRAMID_ALL
+        stock = board >> lo << lo
+        ranks = self.stock_ranks.get(stock)
+        if ranks is None:
+            ranks = 0
+            rank_bit = self.rank_bit
+            rest = stock
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                ranks |= rank_bit[low.bit_length() - 1]
+            self.stock_ranks[stock] = ranks
+        gone, exposed = self.start(pyr, ranks)
         if not cards & ~exposed:
             return 0, 0
         needs, lone = self.needs, self.lone
@@ -411,13 +470,10 @@ class PassReach:
             if not (lone >> s & 1 or needs[s] & (shared | exposed)):
                 break
             waste ^= top
-            todo = needs[s] & exposed & ~gone
-            if todo:
-                key = pyr | avail
-                hit = self.cache.get(key)
-                if hit is None:
-                    hit = self.cache[key] = self.grow(pyr, avail, gone, exposed, todo)
-                gone, exposed = hit
+            bit = self.rank_bit[s]
+            if not ranks & bit:
+                gone, exposed = self.add(pyr, ranks, bit, gone, exposed)
+                ranks |= bit
                 if not cards & ~exposed:
                     return 0, 0
         partners = exposed | (avail if self.shared else 0)
@@ -429,4 +485,5 @@ class PassReach:
             s = low.bit_length() - 1
             if lone >> s & 1 or needs[s] & partners:
                 leaving |= low
+        self.end = (gone, exposed, ranks)
         return cards & ~exposed, leaving

@@ -388,6 +388,7 @@ class Tables:
         """:meth:`stock_walk` per pyramid and stock (one mask: their slots never overlap)."""
         self.reach = PassReach(model)
         self.late_price = [0] * self.hi
+        self.seen = [0] * self.hi
         """Scratch for :meth:`late` (each call writes the slots it reads)."""
 
     def bound(self, board: int, lo: int, pno: int) -> int:
@@ -578,6 +579,7 @@ class Tables:
         _, acc, at = hit
         at = at[:]
         needs, ranks, price, top = self.model.needs, self.rank, self.late_price, self.top
+        lone = self.lone
         lonely = []
         wanted = 0
         rest = late
@@ -590,31 +592,48 @@ class Tables:
         if not top:
             acc += 1  # the partner's own draw
         deck = board & ~PYRAMID_ALL & ((1 << wanted.bit_length()) - 1)
+        reach = self.reach
+        gone, exposed, within = reach.end
+        rank_bit = reach.rank_bit
+        pyr = board & PYRAMID_ALL
+        seen = self.seen
         while deck:  # the next pass: every deck card in order, the waste's first
             low = deck & -deck
             deck ^= low
             s = low.bit_length() - 1
             k = ranks[s]
             i = at[k]
+            bit = rank_bit[s]
+            if top and not within & bit:  # in the relaxed game, as it comes up
+                gone, exposed = reach.add(pyr, within, bit, gone, exposed)
+                within |= bit
             if low & wanted:
                 price[s] = acc + 1 + OWN[i]  # + 1: the redeal
+                seen[s] = exposed
             if low & leaving:  # it may be gone by then: it costs nothing here
                 continue
             if not top:
                 acc += 1  # drawn, whatever it goes with later
-            elif i // 5 % 5 == 4:  # passed four times (stock cards pass twice): one each now
-                acc += 1
+            elif (
+                (not needs[s] & exposed and not lone >> s & 1)  # nothing to go with yet
+                or i // 5 % 5 == 4  # passed four times (stock cards pass twice)
+            ):
+                acc += 1  # a move, and none of the allowance
             else:
                 acc += STEP[i]
                 at[k] = i + 5
                 at[13 - k] += 1
         worst = 0
+        rest = late
         for mates in lonely:
+            pl = rest & -rest
+            rest ^= pl
             best = LOST
             while mates:
                 low = mates & -mates
                 mates ^= low
-                c = price[low.bit_length() - 1]
+                sd = low.bit_length() - 1
+                c = price[sd] + (1 if top and not seen[sd] & pl else 0)
                 if c < best:
                     best = c
             if best > worst:
@@ -859,8 +878,14 @@ def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
     leave the board in this pass (``PassReach``'s ``leaving``) may be gone by then and is
     counted as free. The cards passed twice, once in each pass, are counted once a pass: each
     passing is a move unless it is the one in which the card is played with a pyramid card,
-    and the allowance counts those plays, one pyramid card each. The bound takes the dearest
-    such ``p`` at its cheapest partner, if that is more than the rest gives.
+    and the allowance counts those plays, one pyramid card each. Where the stock top is
+    available the relaxed game goes on through the next pass, each card joining it as it
+    comes up: a card that comes up while no pyramid card it could go with may be uncovered
+    leaves the stock by a draw, or with a deck card or alone, a move either way, and takes
+    nothing of the allowance (leaving it out only lowers the rest); and ``d`` costs its own
+    draw as well when ``p`` may not be uncovered yet as ``d`` comes up (it is played later,
+    from the waste, or in a later pass still). The bound takes the dearest such ``p`` at its
+    cheapest partner, if that is more than the rest gives.
 
     It is not always consistent (a removal can change which cards must be played), so the
     search re-opens positions; see :func:`macro_a_star`.

@@ -211,6 +211,20 @@ def test_cards_that_may_leave_this_pass_are_free_in_the_next() -> None:
     assert first < full <= reference(game) == len(_shortest(game)) == 12
 
 
+def test_in_the_next_pass_a_card_whose_partners_are_still_covered_is_drawn() -> None:
+    # 3D (slot 14) lies under 5H (20), 5H under 9C (26); the JD on the waste keeps 9C's 4S
+    # down till the redeal. In the next pass TS and 2C come up first, while 3D is covered
+    # (and no Jack is uncovered): both are drawn, not played; then 4S+9C, 2C+JD off the
+    # waste, 5H+8C and 3D+TS (letting TS pass for free, the bound said 8)
+    pyramid = [None] * 14 + ["3D"] + [None] * 5 + ["5H"] + [None] * 5 + ["9C", None]
+    game = Game.from_position(
+        "relaxed", pyramid=pyramid, stock=["8C", "QD"], wastes=[["TS", "2C", "4S", "JD"]]
+    )
+    first, full = _parts(game)
+    assert first == 6
+    assert full == reference(game) == len(_shortest(game)) == 9
+
+
 @pytest.mark.parametrize("name", ["relaxed", "medium", "easy", "hard"])
 def test_a_card_covered_to_the_end_of_the_last_pass_is_lost(name: str) -> None:
     # 2S (slot 14) lies under 5H (20), 5H under 9C (26); 9C's 4S lies under JD, whose only
