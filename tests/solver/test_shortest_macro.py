@@ -11,7 +11,8 @@ import random
 import pytest
 
 from pyramid_widget import Game, RuleSet, get_rules
-from pyramid_widget.solver.model import Model
+from pyramid_widget.solver.bounds import PassReach
+from pyramid_widget.solver.model import PYRAMID_ALL, Model
 from pyramid_widget.solver.prune.relax import FreeStock
 from pyramid_widget.solver.search import Budget, lower_bound
 from pyramid_widget.solver.shortest_macro import (
@@ -242,6 +243,23 @@ def test_a_card_covered_to_the_end_of_the_last_pass_is_lost(name: str) -> None:
             assert truth is None and first < LOST <= full
         else:
             assert first < full <= truth == len(_shortest(game)), (name, pass_number)
+
+
+@pytest.mark.parametrize("name", ONE_PILE)
+def test_the_relaxed_game_may_count_ranks_instead_of_cards(name: str) -> None:
+    """``PassReach`` looks only at the ranks of the deck cards in reach: that is exact when
+    every pyramid card's deck partners are all the deck cards of some ranks."""
+    for seed in range(5):
+        model = Model.from_game(Game(RULES[name], seed)).for_shortest()
+        reach = PassReach(model)
+        deck = ((1 << model.deck_hi) - 1) & ~PYRAMID_ALL
+        for p in range(28):
+            of_ranks = sum(
+                1 << s
+                for s in range(model.deck_lo, model.deck_hi)
+                if reach.rank_bit[s] & reach.deck_ranks[p]
+            )
+            assert model.needs[p] & deck == of_ranks, (name, seed, p)
 
 
 def test_beyond_four_passings_each_costs_one_move() -> None:
