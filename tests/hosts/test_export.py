@@ -17,11 +17,11 @@ from typing import Any
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 from playwright.sync_api import expect
 
 from pyramid_widget.widget.export import PICTURE, WIDGET_VIEW
 from tests.support.browser import REPO, screenshot
+from tests.support.kernels import execute
 
 PLAY = REPO / "notebooks" / "00_play.ipynb"
 
@@ -30,7 +30,7 @@ PLAY = REPO / "notebooks" / "00_play.ipynb"
 def executed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``00_play`` run top to bottom, saved with its outputs."""
     nb = nbformat.read(PLAY, as_version=4)
-    NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {}}).execute()
+    execute(nb, timeout=180)
     path = tmp_path_factory.mktemp("export") / "00_play.ipynb"
     nbformat.write(nb, path)
     return path

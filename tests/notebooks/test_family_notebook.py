@@ -9,9 +9,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from pyramid_widget import FAMILY_PRESETS
+
+from tests.support.kernels import execute
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "08_the_family.ipynb"
@@ -32,8 +33,7 @@ def test_the_family_notebook_runs_top_to_bottom(
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in pythonpath if p))
     monkeypatch.setenv("PYRAMID_WIDGET_DATA_DIR", str(tmp_path / "records"))
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    resources = {"metadata": {"path": str(tmp_path)}}
-    NotebookClient(nb, timeout=180, kernel_name="python3", resources=resources).execute()
+    execute(nb, timeout=180, path=tmp_path)
     code = [cell for cell in nb.cells if cell.cell_type == "code"]
     errors = [o for cell in code for o in cell.outputs if o.output_type == "error"]
     assert not errors, errors

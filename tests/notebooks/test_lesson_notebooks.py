@@ -8,7 +8,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+
+from tests.support.kernels import execute
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(
@@ -56,8 +57,7 @@ def test_notebook_runs_top_to_bottom(
     pythonpath = [str(REPO), os.environ.get("PYTHONPATH", "")]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in pythonpath if p))
     nb = nbformat.read(path, as_version=4)
-    resources = {"metadata": {"path": str(tmp_path)}}
-    NotebookClient(nb, timeout=120, kernel_name="python3", resources=resources).execute()
+    execute(nb, timeout=120, path=tmp_path)
     code = [cell for cell in nb.cells if cell.cell_type == "code"]
     errors = [o for cell in code for o in cell.outputs if o.output_type == "error"]
     assert not errors, errors

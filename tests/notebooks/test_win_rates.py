@@ -14,7 +14,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+
+from tests.support.kernels import execute
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "06_win_rates.ipynb"
@@ -32,9 +33,8 @@ def _run(
     if games is not None:
         (cell,) = [c for c in nb.cells if SIZE_LINE in c.source]
         cell.source = cell.source.replace(SIZE_LINE, f"GAMES = {games}")
-    resources = {"metadata": {"path": str(tmp_path)}}
     start = time.perf_counter()
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources=resources).execute()
+    execute(nb, timeout=600, path=tmp_path)
     print(f"{path.name} ran in {time.perf_counter() - start:.1f} s (GAMES={games or 400})")
     code = [cell for cell in nb.cells if cell.cell_type == "code"]
     errors = [

@@ -419,17 +419,16 @@ def test_the_play_notebook_runs_headless_and_links_exist(
     import os
     import re
 
-    import nbclient
     import nbformat
+
+    from tests.support.kernels import execute
 
     notebooks = Path(__file__).resolve().parents[2] / "notebooks"
     nb = nbformat.read(notebooks / "00_play.ipynb", as_version=4)
     env_path = os.pathsep.join(filter(None, [str(notebooks.parent), os.environ.get("PYTHONPATH")]))
     monkeypatch.setenv("PYTHONPATH", env_path)
     monkeypatch.setenv("PYRAMID_WIDGET_DATA_DIR", str(tmp_path))
-    nbclient.NotebookClient(
-        nb, timeout=120, resources={"metadata": {"path": str(notebooks)}}
-    ).execute()
+    execute(nb, timeout=120, path=notebooks)
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
