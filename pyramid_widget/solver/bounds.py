@@ -28,6 +28,9 @@ from pyramid_widget.solver.model import PYRAMID_ALL, Model
 LOST = 1 << 20
 """What :meth:`PairedBound.bound` adds when a pyramid card can never get a partner."""
 
+NONE: tuple[int, int, tuple[int, int, int]] = (0, 0, (0, 0, 0))
+"""What :meth:`PassReach.late` answers when no card is late."""
+
 WIDE = 1 << 15
 """How many positions :meth:`PairTable.pairs` may remember before it gives up on exactness
 and answers with an upper bound instead (pyramids of a deal have at most 1430 shapes; a
@@ -321,7 +324,7 @@ class PassReach:
     >>> g = Game.from_position("relaxed", pyramid=[None] * 20 + ["5H"] + [None] * 5 + ["QH", "9C"],
     ...                        stock=["AD"], wastes=[["8C", "4S", "JD"]])
     >>> model = Model.from_game(g)
-    >>> late, leaving = PassReach(model).late(model.root[0], model.root[1], 1 << 20 | 1 << 27)
+    >>> late, leaving, _ = PassReach(model).late(model.root[0], model.root[1], 1 << 20 | 1 << 27)
     >>> late == 1 << 20  # the 9C is uncovered already
     True
     >>> from pyramid_widget.engine.cards import card_str
@@ -366,9 +369,6 @@ class PassReach:
         """The relaxed game per pyramid and set of ranks within reach (one number)."""
         self.stock_ranks: dict[int, int] = {}
         """The ranks of the cards of a stock, per stock mask."""
-        self.end = (0, 0, 0)
-        """What the last :meth:`late` that found late cards ended with: the pyramid cards
-        that may go, those that may be uncovered, and the ranks within reach."""
 
     def grow(self, pyr: int, ranks: int, gone: int, exposed: int, todo: int) -> tuple[int, int]:
         """The relaxed game continued: ``gone`` (pyramid cards that may go), ``exposed``
@@ -439,11 +439,12 @@ class PassReach:
             self.cache[key] = hit
         return hit
 
-    def late(self, board: int, lo: int, cards: int) -> tuple[int, int]:
-        """``(late, leaving)``: the pyramid cards of ``cards`` that cannot be uncovered
-        before this pass ends, and (only when there are some) the deck cards that could
-        leave the board in it; ``(0, 0)`` when every card of ``cards`` may be uncovered.
-        When there are late cards, :attr:`end` holds the relaxed game at the pass's end."""
+    def late(self, board: int, lo: int, cards: int) -> tuple[int, int, tuple[int, int, int]]:
+        """``(late, leaving, end)``: the pyramid cards of ``cards`` that cannot be uncovered
+        before this pass ends; when there are some, the deck cards that could leave the
+        board in it and the relaxed game at the pass's end, ``(gone, exposed, ranks)`` (the
+        pyramid cards that may go, those that may be uncovered, the ranks within reach);
+        ``(0, 0, NONE)`` when every card of ``cards`` may be uncovered."""
         pyr = board & PYRAMID_ALL
         stock = board >> lo << lo
         ranks = self.stock_ranks.get(stock)
@@ -458,7 +459,7 @@ class PassReach:
             self.stock_ranks[stock] = ranks
         gone, exposed = self.start(pyr, ranks)
         if not cards & ~exposed:
-            return 0, 0
+            return NONE
         needs, lone = self.needs, self.lone
         shared = stock if self.shared else 0
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
@@ -475,7 +476,7 @@ class PassReach:
                 gone, exposed = self.add(pyr, ranks, bit, gone, exposed)
                 ranks |= bit
                 if not cards & ~exposed:
-                    return 0, 0
+                    return NONE
         partners = exposed | (avail if self.shared else 0)
         leaving = 0
         rest = avail
@@ -485,5 +486,4 @@ class PassReach:
             s = low.bit_length() - 1
             if lone >> s & 1 or needs[s] & partners:
                 leaving |= low
-        self.end = (gone, exposed, ranks)
-        return cards & ~exposed, leaving
+        return cards & ~exposed, leaving, (gone, exposed, ranks)

@@ -398,10 +398,7 @@ class Tables:
 
     def first(self, board: int, lo: int, pno: int) -> int:
         """:meth:`bound` but for the late partners (:meth:`later`)."""
-        pyr = board & PYRAMID_ALL
-        info = self.cache.get(pyr)
-        if info is None:
-            info = self.cache[pyr] = self.pyramid(pyr)
+        info = self.info(board & PYRAMID_ALL)
         extra = self.extra(board, lo, pno, info)
         extra = extra if extra > info[4] else info[4]
         if info[6] and extra < LOST:
@@ -412,10 +409,7 @@ class Tables:
         """:meth:`bound`, given :meth:`first`'s answer ``bound``: raised to the removals
         plus the moves :meth:`late` finds, when more (the search takes this part only for
         positions that come off its queue with the first part)."""
-        pyr = board & PYRAMID_ALL
-        info = self.cache.get(pyr)
-        if info is None:
-            info = self.cache[pyr] = self.pyramid(pyr)
+        info = self.info(board & PYRAMID_ALL)
         if not info[8] or bound >= LOST:
             return bound
         late = info[0] + self.late(board, lo, pno, info)
@@ -423,11 +417,14 @@ class Tables:
 
     def removals(self, board: int) -> int:
         """The removals still needed (:func:`pyramid_removals`), cached per pyramid."""
-        pyr = board & PYRAMID_ALL
+        return self.info(board & PYRAMID_ALL)[0]
+
+    def info(self, pyr: int) -> Info:
+        """:meth:`pyramid` of the pyramid mask ``pyr``, cached."""
         info = self.cache.get(pyr)
         if info is None:
             info = self.cache[pyr] = self.pyramid(pyr)
-        return info[0]
+        return info
 
     def pyramid(self, pyr: int) -> Info:
         """``(removals, base, groups, alone, ...)`` for the pyramid mask ``pyr``: the
@@ -567,36 +564,30 @@ class Tables:
         deck partner in a later pass, so the line runs out the stock, redeals and, in the
         next pass, reaches that partner (see :func:`extra_bound`, "Late partners");
         :data:`LOST` when no redeal is left, 0 when every lonely card may be uncovered."""
-        late, leaving = self.reach.late(board, lo, info[8])
+        late, leaving, (gone, exposed, within) = self.reach.late(board, lo, info[8])
         if not late:
             return 0
         if self.passes is not None and pno >= self.passes:
             return LOST
-        stock = board >> lo << lo
-        pyr_stock = board & PYRAMID_ALL | stock
-        hit = self.stock_cache.get(pyr_stock)
-        if hit is None:
-            hit = self.stock_cache[pyr_stock] = self.stock_walk(stock, info[1])
-        _, acc, at = hit
+        pyr = board & PYRAMID_ALL
+        _, acc, at = self.walked(pyr, board >> lo << lo, info[1])
         at = at[:]
         needs, ranks, price, top = self.model.needs, self.rank, self.late_price, self.top
         lone = self.lone
-        lonely = []
+        lonely = []  # each late card and its deck partners
         wanted = 0
         rest = late
         while rest:
             low = rest & -rest
             rest ^= low
             mates = needs[low.bit_length() - 1] & board  # deck cards only: the card is lonely
-            lonely.append(mates)
+            lonely.append((low, mates))
             wanted |= mates
         if not top:
             acc += 1  # the partner's own draw
         deck = board & ~PYRAMID_ALL & ((1 << wanted.bit_length()) - 1)
         reach = self.reach
-        gone, exposed, within = reach.end
         rank_bit = reach.rank_bit
-        pyr = board & PYRAMID_ALL
         seen = self.seen
         while deck:  # the next pass: every deck card in order, the waste's first
             low = deck & -deck
@@ -625,16 +616,13 @@ class Tables:
                 at[k] = i + 5
                 at[13 - k] += 1
         worst = 0
-        rest = late
-        for mates in lonely:
-            pl = rest & -rest
-            rest ^= pl
+        for card, mates in lonely:
             best = LOST
             while mates:
                 low = mates & -mates
                 mates ^= low
                 sd = low.bit_length() - 1
-                c = price[sd] + (1 if top and not seen[sd] & pl else 0)
+                c = price[sd] + (1 if top and not seen[sd] & card else 0)
                 if c < best:
                     best = c
             if best > worst:
@@ -656,6 +644,15 @@ class Tables:
             if not mates & before:
                 count += 1
         return count
+
+    def walked(self, pyr: int, stock: int, base: list[int]) -> tuple[list[int], int, list[int]]:
+        """:meth:`stock_walk` of ``stock`` under the pyramid mask ``pyr``, cached per
+        ``pyr | stock`` (one mask: pyramid slots < 28 <= the stock's, so they never
+        overlap)."""
+        hit = self.stock_cache.get(pyr | stock)
+        if hit is None:
+            hit = self.stock_cache[pyr | stock] = self.stock_walk(stock, base)
+        return hit
 
     def stock_walk(self, stock: int, base: list[int]) -> tuple[list[int], int, list[int]]:
         """The stock part of :meth:`costs` (it depends only on the pyramid and the stock,
@@ -707,11 +704,9 @@ class Tables:
         changes no target's cost), and not at all when none is in the waste."""
         ranks = self.rank
         stock = board >> lo << lo
-        pyr_stock = board & PYRAMID_ALL | stock  # pyramid slots < 28 <= lo: no overlap
-        hit = self.stock_cache.get(pyr_stock)
-        if hit is None:
-            hit = self.stock_cache[pyr_stock] = self.stock_walk(stock, base)
-        first, acc, after = hit
+        pyr = board & PYRAMID_ALL
+        pyr_stock = pyr | stock  # pyramid slots < 28 <= lo: no overlap
+        first, acc, after = self.walked(pyr, stock, base)
         out = first[:]
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
         wanted = waste & targets
