@@ -299,17 +299,23 @@ class PassReach:
     deck cards this pass can reach. Those are the stock cards (each comes to the top of the
     stock in turn) and the waste cards from the top down as long as each can go: it is a
     King going alone or has a partner among the exposed pyramid cards or, where the stock
-    top pairs with the waste top, the stock. The first waste card that cannot go is
-    reachable too, but nothing under it.
+    top pairs with the waste top, the stock. Partners are counted too: the waste cards of
+    one rank gone so far need a partner each, all different, among the exposed pyramid
+    cards and the stock cards that could meet one of them (a waste card leaves with its
+    partner, so no partner serves two). The first waste card that cannot go is reachable
+    too, but nothing under it.
 
     Why it is a superset: follow a line through the rest of the pass. A pyramid card it
     removes is uncovered then, so every card of its chains went earlier (by induction,
     they may go in the relaxed game); it leaves alone, with an uncovered pyramid card
     (exposed, by the same induction), or with the stock top or the waste top. A waste card
     reaches the top only when every waste card above it has gone, and one pile has one top,
-    so each of those went alone, with a pyramid card or with the stock top: the relaxed game
-    reaches it too. A deck card that leaves in the pass is reachable and goes alone, with an
-    exposed pyramid card or with another reachable deck card (``leaving`` of :meth:`late`).
+    so each of those went alone, with a pyramid card or with the stock top, each with a card
+    of its own: so many cards of one rank need as many partners among the cards that could
+    meet one of them and were uncovered by then (the relaxed game's exposed cards at that
+    card, or fewer) or in the stock. The relaxed game reaches it too. A deck card that
+    leaves in the pass is reachable and goes alone, with an exposed pyramid card or with
+    another reachable deck card (``leaving`` of :meth:`late`).
 
     A pyramid card's deck partners are every deck card of its partner ranks or none
     (``Model.needs``), so the game depends on the deck cards in reach only through their
@@ -464,14 +470,20 @@ class PassReach:
         shared = stock if self.shared else 0
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
         avail = stock
+        dug: dict[int, tuple[int, int]] = {}  # per rank: waste cards gone so far, partners
         while waste:  # from the top down, while each card can go
             s = waste.bit_length() - 1
             top = 1 << s
             avail |= top
-            if not (lone >> s & 1 or needs[s] & (shared | exposed)):
-                break
-            waste ^= top
             bit = self.rank_bit[s]
+            if not lone >> s & 1:
+                count, pool = dug.get(bit, (0, 0))
+                count += 1
+                pool |= needs[s]
+                if count > (pool & (shared | exposed)).bit_count():
+                    break  # (none, or fewer than the cards of its rank above it need)
+                dug[bit] = (count, pool)
+            waste ^= top
             if not ranks & bit:
                 gone, exposed = self.add(pyr, ranks, bit, gone, exposed)
                 ranks |= bit
