@@ -368,10 +368,9 @@ class Tables:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.pair_table = PairTable(model)
+        """The most pyramid pairs per rank class (:class:`~.bounds.PairTable`)."""
         self.joint = PairTable(model, classes=False)
         """The most pyramid pairs of all classes together (at most their sum)."""
-        self.class_list = [m & PYRAMID_ALL for m in model.class_list]
-        """The most pyramid pairs per rank class (:class:`~.bounds.PairTable`)."""
         self.rank = [rank(c) if c >= 0 else 0 for c in model.cards]
         self.masks = model.rank_masks
         self.top = model.rules.stock_top_available
@@ -440,9 +439,11 @@ class Tables:
         base[13] = counts[13] * 625  # Kings: no partner rank, no pairs
         wanted = []
         deck = sum(masks[1:]) & ~PYRAMID_ALL
+        together = 0  # the pairs of the classes, each on its own
         for r in range(1, 7):
             m = 13 - r
             pairs = best(pyr & (masks[r] | masks[m]))
+            together += pairs
             removals += counts[r] + counts[m] - pairs
             base[r] = ((counts[r] * 5 + counts[m]) * 5 + pairs) * 25
             base[m] = ((counts[m] * 5 + counts[r]) * 5 + pairs) * 25
@@ -459,7 +460,6 @@ class Tables:
             if not needs[slot] & pyr:
                 lonely |= low
                 wanted.append((1, needs[slot] & deck))
-        together = sum(best(pyr & m) for m in self.class_list)
         delta = together - self.joint.pairs(pyr) if together > 1 else 0
         last = last_card(self.model, pyr)
         targets = 0  # every deck card some requirement may pick
