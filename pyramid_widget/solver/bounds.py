@@ -23,7 +23,7 @@ counts the most pyramid pairs an actual clearing order can make.
 from __future__ import annotations
 
 from pyramid_widget.engine.cards import rank
-from pyramid_widget.solver.model import PYRAMID_ALL, Model
+from pyramid_widget.solver.model import PYRAMID_ALL, Model, union_of
 
 LOST = 1 << 20
 """What :meth:`PairedBound.bound` adds when a pyramid card can never get a partner."""
@@ -363,11 +363,7 @@ class PassReach:
         self.by_rank = [0] * 15
         """``by_rank[r]``: the pyramid cards with a deck partner of rank ``r``."""
         for p in range(size):
-            rest = self.needs[p] & deck
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                self.deck_ranks[p] |= self.rank_bit[low.bit_length() - 1]
+            self.deck_ranks[p] = union_of(self.rank_bit, self.needs[p] & deck)
             for r in range(15):
                 if self.deck_ranks[p] >> r & 1:
                     self.by_rank[r] |= 1 << p
@@ -394,13 +390,7 @@ class PassReach:
             if not more:
                 break
             gone |= more
-            under = 0
-            rest = more
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                under |= covers[low.bit_length() - 1]
-            under &= pyr & ~exposed
+            under = union_of(covers, more) & pyr & ~exposed
             fresh = 0
             while under:
                 low = under & -under
@@ -408,13 +398,7 @@ class PassReach:
                 if not chains[low.bit_length() - 1] & pyr & ~gone:
                     fresh |= low
             exposed |= fresh
-            mates = 0
-            rest = fresh
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                mates |= needs[low.bit_length() - 1]
-            todo = (fresh | mates & exposed) & ~gone
+            todo = (fresh | union_of(needs, fresh) & exposed) & ~gone
         return gone, exposed
 
     def start(self, pyr: int, ranks: int) -> tuple[int, int]:
@@ -455,14 +439,7 @@ class PassReach:
         stock = board >> lo << lo
         ranks = self.stock_ranks.get(stock)
         if ranks is None:
-            ranks = 0
-            rank_bit = self.rank_bit
-            rest = stock
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                ranks |= rank_bit[low.bit_length() - 1]
-            self.stock_ranks[stock] = ranks
+            ranks = self.stock_ranks[stock] = union_of(self.rank_bit, stock)
         gone, exposed = self.start(pyr, ranks)
         if not cards & ~exposed:
             return NONE

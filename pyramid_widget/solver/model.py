@@ -491,6 +491,20 @@ def uncovered(pyr: int, cache: dict[int, int]) -> int:
     return result
 
 
+def union_of(table: Sequence[int], mask: int) -> int:
+    """The union of ``table[slot]`` over the slots set in ``mask``.
+
+    >>> union_of([0b001, 0b010, 0b100, 0b110], 0b1010)
+    6
+    """
+    out = 0
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out |= table[low.bit_length() - 1]
+    return out
+
+
 def slots_of(mask: int) -> Sequence[int]:
     """The slot numbers set in ``mask``, lowest first.
 

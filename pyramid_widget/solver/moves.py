@@ -39,6 +39,7 @@ from pyramid_widget.solver.model import (
     normalise,
     starved_in,
     uncovered,
+    union_of,
 )
 
 if TYPE_CHECKING:
@@ -182,13 +183,7 @@ def expand(model: Model, state: State) -> Successors:
 def dead_after(model: Model, alive: int, bits: int) -> bool:
     """Whether removing ``bits`` (leaving ``alive``) starves a card that must still go of
     every partner it could meet, or breaks Hall's condition in the rank class removed."""
-    affects = model.affects
-    check = 0
-    rest = bits
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        check |= affects[low.bit_length() - 1]
+    check = union_of(model.affects, bits)
     if starved_in(check & alive, model.needs, alive):
         return True
     if model.rules.pairing == "sum13":
