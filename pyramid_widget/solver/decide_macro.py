@@ -5,7 +5,12 @@ It keeps one table entry per board (the cards left): the best value reached (pas
 times 128 plus stock index, ``-1`` for a dead end), checked *before* the dearer dead-end
 tests (rule ``transposition``); see ``_dominated`` in
 :mod:`pyramid_widget.solver.decide_moves` for why skipping a
-position that is no better than one already searched loses no win.
+position that is no better than one already searched loses no win. Only a test that judges
+the cards alone makes a dead end; the last pass's digging test (:mod:`.prune.dig`) depends
+on the stock index too, so a board it rejects is kept at that position's value: the same
+cards reached there or further into the last pass are skipped (such a position has no move
+the rejected one lacks, so it is lost too), but reached earlier, in particular in an earlier
+pass, where a redeal brings the waste round again, they are searched.
 
 >>> from pyramid_widget.engine.game import Game
 >>> from pyramid_widget.solver.model import Model
@@ -91,11 +96,19 @@ def macro_dive(model: Model, budget: Budget) -> Result:
             old = best.get(nboard)
             if old is not None and old <= value:
                 continue
-            # in the last pass the digging test implies the partner and counting tests
-            if (
-                (dig_dead(model, nboard, nlo) if dig and last else dead_after(model, nboard, bits))
-                or (free and not free.wins(nboard))
-                or (not classes and not own_partners(model, nboard))
+            # in the last pass the digging test implies the partner and counting tests; its
+            # verdict depends on the stock index, so it is kept at this position's value
+            # (the same cards reached earlier, in this pass or an earlier one, may still
+            # win), while the other tests judge the cards alone: a dead end at any value
+            if dig and last:
+                if dig_dead(model, nboard, nlo):
+                    best[nboard] = value
+                    continue
+            elif dead_after(model, nboard, bits):
+                best[nboard] = -1
+                continue
+            if (free and not free.wins(nboard)) or (
+                not classes and not own_partners(model, nboard)
             ):
                 best[nboard] = -1
                 continue
