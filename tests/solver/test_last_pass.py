@@ -138,3 +138,43 @@ def test_no_position_on_a_winning_line_is_called_dead(rules_name: str) -> None:
                 checked += 1
                 assert not dig_dead(model, board, lo), (rules_name, number, str(move))
     assert checked > 50
+
+
+# Found by comparing the decision dive with and without the fix of a8452bc on 72,000 random
+# mid-game positions of medium, relaxed and hard deals (and two-pass versions of them):
+# `medium` deal 372 after some macro moves. Before the fix the dive's table kept a board
+# the last pass's digging test had rejected as a dead end for every value, met the same
+# cards again in an earlier pass, skipped them, and called both positions lost.
+DEAL_372_PYRAMID = [
+    "4H", "3S", "8S", "5D", "3C", "9S", "2H", "8C", "9C", "4D", "9D", "7H", "7C", "7D",
+    "4S", "6H", "5C", "AC", None, None, "QH", None, None, "JD", None, None, None,
+]  # fmt: skip
+TABLE_CASES = [
+    (  # first pass, stock run out
+        [*DEAL_372_PYRAMID, "QS"],
+        [],
+        ["5S", "6D", "8D", "JH", "JS", "9H", "4C", "TS", "TH", "6C", "AH", "3D", "TD", "2C",
+         "2D", "AD", "QC"],
+        1,
+    ),
+    (
+        [*DEAL_372_PYRAMID, None],
+        ["TD", "2C", "2D", "AD", "QC", "3H"],
+        ["5S", "6S", "8D", "JH", "JS", "9H", "4C", "TS", "TH", "6C"],
+        2,
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("pyramid", "stock", "waste", "pass_number"), TABLE_CASES)
+def test_a_board_the_digging_test_rejects_late_is_searched_again_earlier(
+    pyramid: list[str | None], stock: list[str], waste: list[str], pass_number: int
+) -> None:
+    game = Game.from_position(
+        "medium", pyramid=pyramid, stock=stock, wastes=[waste], pass_number=pass_number
+    )
+    solution = solve(game)
+    assert solution.verdict is Verdict.WINNABLE
+    for move in solution.moves:  # the line is a real win, played by the engine
+        game.play(move)
+    assert game.status.value == "won"
