@@ -16,6 +16,14 @@ the same counts (node budgets, not time limits, decide what is settled).
 3. The same on ``--small`` deal-shaped small positions per rule set
    (:func:`tests.solver.test_exhaustive.small_position`, seeds from 1000; shortest mode on
    every third), the suite's sample of 40 per rule set made larger.
+4. Decision mode against shortest mode alone in mid game: ``--midgame`` deals (0, 1, ...)
+   per rule set of :data:`tests.solver.test_agreement.MIDGAME_RULES`, eight positions
+   each, 5-40 random moves in (:func:`tests.solver.test_agreement.midgame`): positions,
+   settled, winnable, disagreements. This is where a table entry that ignores the stock
+   position shows: before ``a8452bc`` the decision dive called 6 of 16,799 ``medium`` and
+   8 of 20,799 ``hard/2`` positions of these walks lost though they are won (``--seed 7``,
+   deals 0-2099 and 0-2599; 0 of the same positions since), so the default, 2,400
+   positions per rule set, would most likely have caught it; whole deals never did.
 
 Exit status 1 when anything disagrees.
 """
@@ -23,6 +31,7 @@ Exit status 1 when anything disagrees.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -30,19 +39,29 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pyramid_widget import PRESETS
-from tests.solver.test_agreement import Agreement, compare, deals
+from tests.solver.test_agreement import (
+    MIDGAME_RULES,
+    Agreement,
+    compare,
+    compare_game,
+    deals,
+    midgame,
+)
 from tests.solver.test_any_shape import RULES, agreement
 from tests.solver.test_exhaustive import RULES as SMALL_RULES
 from tests.solver.test_exhaustive import _check, small_position
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run both agreement checks and print one table each."""
+    """Run the agreement checks and print one table each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200, help="numbered deals per preset")
     parser.add_argument("--any-shape", type=int, default=300, help="positions per rule set")
     parser.add_argument("--small", type=int, default=60, help="deal-shaped positions per rule set")
     parser.add_argument("--presets", nargs="+", default=sorted(PRESETS))
+    parser.add_argument(
+        "--midgame", type=int, default=300, help="deals per rule set, eight positions each"
+    )
     parser.add_argument(
         "--seed", type=int, default=1, help="any-shape seed (the suite uses 20260514)"
     )
@@ -101,6 +120,25 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {name:<14} | {args.small:>5} | {wrong:>8} |", flush=True)
         print(f"deal-shaped: {args.small * len(SMALL_RULES)} cases, {failures} failures")
         bad += failures
+    if args.midgame:
+        print(f"\ndecision vs shortest mode in mid game, {args.midgame} deals per rule set")
+        print("| rule set   | positions | settled | winnable | disagree | seconds |")
+        print("|------------|----------:|--------:|---------:|---------:|--------:|")
+        for name in sorted(MIDGAME_RULES):
+            started = time.perf_counter()
+            rng = random.Random(f"{args.seed}-{name}")
+            tally = Agreement()
+            for number in range(args.midgame):
+                for game in midgame(MIDGAME_RULES[name], number, 8, rng):
+                    compare_game(f"{name} deal {number}: {game.to_json()}", game, tally)
+            bad += len(tally.disagreements)
+            print(
+                f"| {name:<10} | {tally.tried:>9} | {tally.settled:>7} | {tally.winnable:>8} | "
+                f"{len(tally.disagreements):>8} | {time.perf_counter() - started:>7.1f} |",
+                flush=True,
+            )
+            for line in tally.disagreements:
+                print("   ", line)
     return 1 if bad else 0
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pyramid_widget import Game
+from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.solver import solve
 from pyramid_widget.solver.model import Model
 from pyramid_widget.solver.search import Budget
@@ -92,24 +92,72 @@ class Agreement:
 
 def compare(preset: str, number: int, tally: Agreement) -> None:
     """Run both modes on deal ``number`` under ``preset`` and add the outcome to ``tally``."""
+    compare_game(f"{preset} {number}", Game(preset, deal=number), tally)
+
+
+def compare_game(label: str, game: Game, tally: Agreement) -> None:
+    """Run both modes on ``game`` (named ``label`` in a disagreement) and add the outcome to
+    ``tally``."""
     tally.tried += 1
-    game = Game(preset, deal=number)
     decision = solve(game, max_nodes=DECISION_NODES)
     if decision.winnable is None:
         return  # not decided within the budget: nothing to compare
     moves = [str(m) for m in decision.moves]
     problems = []
     if decision.winnable and not _wins(game, moves):
-        problems.append(f"{preset} {number}: the decision line does not win")
+        problems.append(f"{label}: the decision line does not win")
     found, line = _shortest_alone(game, len(moves) if decision.winnable else None)
     if found is not None:
         tally.settled += 1
         tally.winnable += bool(found)
         if decision.winnable is not found:
-            problems.append(f"{preset} {number}: decision {decision.winnable}, shortest {found}")
+            problems.append(f"{label}: decision {decision.winnable}, shortest {found}")
         elif found and not (_wins(game, line) and len(line) <= len(moves)):
-            problems.append(f"{preset} {number}: the shortest line is wrong")
+            problems.append(f"{label}: the shortest line is wrong")
     tally.disagreements += tuple(problems)
+
+
+MIDGAME_RULES = {
+    **{name: get_rules(name) for name in ("easy", "hard", "medium", "relaxed")},
+    **{f"{name}/2": get_rules(name).replace(passes=2) for name in ("hard", "medium", "relaxed")},
+}
+"""Rule sets of the mid-game runs: the one-pile presets and two-pass versions of three of
+them (a last pass sooner, where the last-pass tests meet boards an earlier pass also
+reaches)."""
+
+
+def midgame(rules: RuleSet, number: int, walks: int, rng: random.Random) -> list[Game]:
+    """``walks`` positions of deal ``number``, each 5-40 random moves in (a removal half the
+    time when there is one), the games over left out. Whole deals rarely make a search meet
+    a board first in the last pass and then in an earlier one; positions deep into a deal
+    do: the decision dive's table before ``a8452bc`` called winnable positions lost there
+    (6 of 16,799 ``medium`` and 8 of 20,799 ``hard/2`` positions of these walks, against
+    the shortest-mode search alone, and 0 since; see ``benchmarks/bench_agreement.py``)."""
+    games = []
+    for _ in range(walks):
+        game = Game(rules, deal=number)
+        for _ in range(rng.randint(5, 40)):
+            if game.is_over:
+                break
+            moves = list(game.legal_moves)
+            removals = [m for m in moves if str(m) not in ("draw", "redeal")]
+            game.play(rng.choice(removals if removals and rng.random() < 0.5 else moves))
+        if not game.is_over:
+            games.append(game)
+    return games
+
+
+@pytest.mark.parametrize("name", sorted(MIDGAME_RULES))
+def test_decision_and_shortest_agree_in_mid_game(name: str) -> None:
+    """A sample (two deals, four walks each); ``bench_agreement.py --midgame`` runs
+    thousands, which is what it takes to meet a rare wrong verdict."""
+    rng = random.Random(f"{SEED}-{name}")
+    tally = Agreement()
+    for number in (1, 2):
+        for game in midgame(MIDGAME_RULES[name], number, 4, rng):
+            compare_game(f"{name} {number} {game.to_json()}", game, tally)
+    assert not tally.disagreements, tally.disagreements
+    assert tally.settled >= tally.tried // 2 > 0, tally
 
 
 @pytest.mark.parametrize("preset", sorted(SAMPLE))
