@@ -52,6 +52,20 @@ from tests.solver.test_exhaustive import RULES as SMALL_RULES
 from tests.solver.test_exhaustive import _check, small_position
 
 
+def _report(name: str, name_width: int, tally: Agreement, count_width: int, started: float) -> int:
+    """Print a decision-vs-shortest table row (the time since ``started``) and its
+    disagreements; return how many there were."""
+    print(
+        f"| {name:<{name_width}} | {tally.tried:>{count_width}} | {tally.settled:>7} | "
+        f"{tally.winnable:>8} | {len(tally.disagreements):>8} | "
+        f"{time.perf_counter() - started:>7.1f} |",
+        flush=True,
+    )
+    for line in tally.disagreements:
+        print("   ", line)
+    return len(tally.disagreements)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the agreement checks and print one table each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -76,14 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             tally = Agreement()
             for number in deals(preset, args.deals):
                 compare(preset, number, tally)
-            bad += len(tally.disagreements)
-            print(
-                f"| {preset:<8} | {tally.tried:>5} | {tally.settled:>7} | {tally.winnable:>8} | "
-                f"{len(tally.disagreements):>8} | {time.perf_counter() - started:>7.1f} |",
-                flush=True,
-            )
-            for line in tally.disagreements:
-                print("   ", line)
+            bad += _report(preset, 8, tally, 5, started)
     if args.any_shape:
         print(f"\nsolver vs plain search, {args.any_shape} any-shape positions per rule set")
         print("| rule set       | cases | winnable | failures | seconds |")
@@ -131,14 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             for number in range(args.midgame):
                 for game in midgame(MIDGAME_RULES[name], number, 8, rng):
                     compare_game(f"{name} deal {number}: {game.to_json()}", game, tally)
-            bad += len(tally.disagreements)
-            print(
-                f"| {name:<10} | {tally.tried:>9} | {tally.settled:>7} | {tally.winnable:>8} | "
-                f"{len(tally.disagreements):>8} | {time.perf_counter() - started:>7.1f} |",
-                flush=True,
-            )
-            for line in tally.disagreements:
-                print("   ", line)
+            bad += _report(name, 10, tally, 9, started)
     return 1 if bad else 0
 
 
