@@ -24,6 +24,14 @@ the same counts (node budgets, not time limits, decide what is settled).
    8 of 20,799 ``hard/2`` positions of these walks lost though they are won (``--seed 7``,
    deals 0-2099 and 0-2599; 0 of the same positions since), so the default, 2,400
    positions per rule set, would most likely have caught it; whole deals never did.
+5. Decision mode against the engine's exhaustive search (engine moves, no pruning) on
+   positions along winning lines: ``--along`` deals (0, 1, ...) per preset of
+   :data:`tests.solver.test_agreement.ALONG_RULES` (every one-deck preset but ``easy`` and
+   ``pharaohs``, the family's general solver among them) that ``--presets`` names, four
+   positions of each won deal, a random number of its decision line's moves and 0-4 random
+   moves in (:func:`tests.solver.test_agreement.along`): positions, settled, winnable,
+   disagreements. Random walks from the deal leave nearly every position lost; these are
+   mostly won, which is where a search that calls a won position lost shows.
 
 Exit status 1 when anything disagrees.
 """
@@ -40,9 +48,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pyramid_widget import PRESETS
 from tests.solver.test_agreement import (
+    ALONG_RULES,
     MIDGAME_RULES,
     Agreement,
+    along,
     compare,
+    compare_exhaustive,
     compare_game,
     deals,
     midgame,
@@ -75,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presets", nargs="+", default=sorted(PRESETS))
     parser.add_argument(
         "--midgame", type=int, default=300, help="deals per rule set, eight positions each"
+    )
+    parser.add_argument(
+        "--along", type=int, default=200, help="deals per preset, four positions of each won one"
     )
     parser.add_argument(
         "--seed", type=int, default=1, help="any-shape seed (the suite uses 20260514)"
@@ -139,6 +153,18 @@ def main(argv: list[str] | None = None) -> int:
                 for game in midgame(MIDGAME_RULES[name], number, 8, rng):
                     compare_game(f"{name} deal {number}: {game.to_json()}", game, tally)
             bad += _report(name, 10, tally, 9, started)
+    if args.along:
+        print(f"\ndecision vs exhaustive search along winning lines, {args.along} deals per preset")
+        print("| preset          | positions | settled | winnable | disagree | seconds |")
+        print("|-----------------|----------:|--------:|---------:|---------:|--------:|")
+        for name in [name for name in ALONG_RULES if name in args.presets]:
+            started = time.perf_counter()
+            rng = random.Random(f"{args.seed}-{name}")
+            tally = Agreement()
+            for number in range(args.along):
+                for game in along(PRESETS[name], number, 4, rng):
+                    compare_exhaustive(f"{name} deal {number}: {game.to_json()}", game, tally)
+            bad += _report(name, 15, tally, 9, started)
     return 1 if bad else 0
 
 
