@@ -26,12 +26,12 @@ the same counts (node budgets, not time limits, decide what is settled).
    positions per rule set, would most likely have caught it; whole deals never did.
 5. Decision mode against the engine's exhaustive search (engine moves, no pruning) on
    positions along winning lines: ``--along`` deals (0, 1, ...) per preset of
-   :data:`tests.solver.test_agreement.ALONG_RULES` (every one-deck preset but ``easy`` and
-   ``pharaohs``, the family's general solver among them) that ``--presets`` names, four
-   positions of each won deal, a random number of its decision line's moves and 0-4 random
-   moves in (:func:`tests.solver.test_agreement.along`): positions, settled, winnable,
-   disagreements. Random walks from the deal leave nearly every position lost; these are
-   mostly won, which is where a search that calls a won position lost shows.
+   :data:`tests.solver.test_agreement.ALONG_RULES` (every preset but ``pharaohs``, the
+   family's general solver among them) that ``--presets`` names, four positions of each won
+   deal, a random number of its decision line's moves (for two decks from the last 30% of
+   it) and 0-4 random moves in (:func:`tests.solver.test_agreement.along`): positions,
+   settled, winnable, disagreements. Random walks from the deal leave nearly every position
+   lost; these are mostly won, which is where a search that calls a won position lost shows.
 
 Exit status 1 when anything disagrees.
 """
