@@ -19,6 +19,13 @@ The suite runs :data:`SAMPLE` deals per preset (a wrong verdict on any of them f
 the any-shape property of :mod:`tests.solver.test_any_shape` covers hand-made positions);
 the large run, 200 deals per preset with the settled counts per preset, is
 ``benchmarks/bench_agreement.py``, run before a solver change lands.
+
+Deals alone rarely lead a search into the positions where a table entry or a pruning that
+is wrong only deep into a game shows, so two more checks take positions from inside deals:
+random walks of the one-pile presets, decision against shortest mode (:func:`midgame`), and
+positions on or near a deal's winning line under every preset but one, decision mode
+against the engine's exhaustive search, which shares no code with the solver
+(:func:`along`, :func:`compare_exhaustive`).
 """
 
 from __future__ import annotations
