@@ -24,7 +24,7 @@ Deals alone rarely lead a search into the positions where a table entry or a pru
 is wrong only deep into a game shows, so two more checks take positions from inside deals:
 random walks of the one-pile presets, decision against shortest mode (:func:`midgame`), and
 positions on or near a deal's winning line under every preset but one, decision mode
-against the engine's exhaustive search, which shares no code with the solver
+against the engine's exhaustive search, which plays engine moves with no encoding or pruning
 (:func:`along`, :func:`compare_exhaustive`).
 """
 
