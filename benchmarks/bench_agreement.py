@@ -1,7 +1,8 @@
 """Statistical agreement runs of the solver, too large for the test suite (issue 13).
 
 Run before a solver change lands: ``.venv/bin/python benchmarks/bench_agreement.py
-[--deals 200] [--any-shape 300] [--presets medium egypt ...]``. Seeded, so two runs print
+[--deals 200] [--any-shape 300] [--small 60] [--midgame 300] [--along 200] [--seed 1]
+[--presets medium egypt ...]`` (0 skips a section). Seeded, so two runs print
 the same counts (node budgets, not time limits, decide what is settled).
 
 1. Decision mode against shortest mode alone on ``--deals`` random numbered deals per
@@ -91,7 +92,10 @@ def main(argv: list[str] | None = None) -> int:
         "--along", type=int, default=200, help="deals per preset, four positions of each won one"
     )
     parser.add_argument(
-        "--seed", type=int, default=1, help="any-shape seed (the suite uses 20260514)"
+        "--seed",
+        type=int,
+        default=1,
+        help="seed of the any-shape, mid-game and along positions (the suite's any-shape: 20260514)",
     )
     args = parser.parse_args(argv)
     bad = 0
