@@ -113,6 +113,15 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         ),
     ),
     PruningRule(
+        "rank-order",
+        "Positions with the same pyramid cards and the same ranks in the same order in the "
+        "waste and in the stock, in the same pass, are searched as one (the one whose deck "
+        "cards lie lowest); its line is renamed onto the real cards.",
+        "Pairing, lone Kings and the win depend on ranks only (every pairing of the classic "
+        "model); one waste pile (the macro moves).",
+        (_S + "shortest_macro.RankOrder", _S + "shortest_macro.macro_a_star"),
+    ),
+    PruningRule(
         "one-pass-lost",
         "Positions one search proved lost are skipped by the later searches.",
         "One pass (no position comes round again).",

@@ -1,0 +1,147 @@
+"""Rule ``rank-order`` (:class:`pyramid_widget.solver.shortest_macro.RankOrder`): positions
+that differ only in which card of a rank lies where are searched as one, and the line found
+is renamed onto the real cards.
+
+The canonical form is checked against its definition on random boards of random deals (the
+same pyramid, the same ranks in order in the waste and in the stock map to one board, and
+the form keeps them), the step after a removal against the full form, and lines through
+renamed positions replay in the engine with the fewest moves a plain search finds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid_widget import Game
+from pyramid_widget.engine.cards import rank
+from pyramid_widget.solver import solve
+from pyramid_widget.solver.model import PYRAMID_ALL, Model, slots_of
+from pyramid_widget.solver.search import Budget
+from pyramid_widget.solver.shortest_macro import RankOrder, macro_a_star
+from tests.solver.test_exhaustive import reference
+
+
+def signature(model: Model, board: int, lo: int) -> tuple[object, ...]:
+    """What the rule keeps of a position: the pyramid, the ranks of the waste and of the
+    stock in order."""
+    deck = slots_of(board & ~PYRAMID_ALL)
+    ranks = [rank(model.cards[s]) for s in deck]
+    waste = sum(1 for s in deck if s < lo)
+    return board & PYRAMID_ALL, tuple(ranks[:waste]), tuple(ranks[waste:])
+
+
+def random_position(model: Model, rng: random.Random) -> tuple[int, int]:
+    """A board with a random half of the deck cards gone and the stock starting at a card
+    left (or past the last)."""
+    board = model.root[0]
+    for s in range(model.deck_lo, model.deck_hi):
+        if rng.random() < 0.5:
+            board &= ~(1 << s)
+    left = slots_of(board & ~PYRAMID_ALL)
+    lo = rng.choice([*left, model.deck_hi])
+    return board, lo
+
+
+@pytest.mark.parametrize("preset", ["relaxed", "cheops", "medium"])
+def test_the_canonical_form_keeps_the_signature_and_names_one_board_per_signature(
+    preset: str,
+) -> None:
+    rng = random.Random(f"rank-order-{preset}")
+    moved = 0
+    for deal in range(20):
+        model = Model.from_game(Game(preset, deal=deal))
+        order = RankOrder(model)
+        forms: dict[tuple[object, ...], tuple[int, int]] = {}
+        for _ in range(300):
+            board, lo = random_position(model, rng)
+            canon = order.of(board, lo)
+            assert signature(model, *canon) == signature(model, board, lo)
+            assert order.of(*canon) == canon
+            moved += canon != (board, lo)
+            assert forms.setdefault(signature(model, board, lo), canon) == canon
+        # boards of one signature: swap a deck card with a removed one of its rank right below
+        for board, lo in list(forms.values())[:50]:
+            for s in slots_of(board & ~PYRAMID_ALL):
+                t = s + 1
+                while t < model.deck_hi and not board >> t & 1:
+                    if rank(model.cards[t]) == rank(model.cards[s]):
+                        twin = board ^ (1 << s | 1 << t)
+                        assert order.of(twin, t if lo == s else lo) == (board, lo)
+                        break
+                    t += 1
+    assert moved > 100  # the form does move cards on these boards
+
+
+@pytest.mark.parametrize("preset", ["relaxed", "cheops"])
+def test_the_step_after_a_removal_gives_the_full_form(preset: str) -> None:
+    rng = random.Random(f"rank-order-after-{preset}")
+    for deal in range(20):
+        model = Model.from_game(Game(preset, deal=deal))
+        order = RankOrder(model)
+        for _ in range(200):
+            board, lo = order.of(*random_position(model, rng))
+            deck = slots_of(board & ~PYRAMID_ALL)
+            if len(deck) < 2:
+                continue
+            gone = 0
+            for s in rng.sample(deck, rng.choice((1, 2))):
+                gone |= 1 << s
+            child = board & ~gone
+            rest = child >> lo if lo < model.deck_hi else 0
+            nlo = (
+                lo
+                if not gone >> lo & 1
+                else (lo + (rest & -rest).bit_length() - 1 if rest else model.deck_hi)
+            )
+            assert order.after(child, nlo, gone) == order.of(child, nlo)
+
+
+def test_a_line_through_renamed_positions_names_the_real_cards() -> None:
+    # after 8H+5C from the stock, the 5D is searched in the 5C's slot; the line must say 5D
+    game = Game.from_position("relaxed", pyramid=[None] * 26 + ["8H", "8S"], stock=["5C", "5D"])
+    model = Model.from_game(game).for_shortest()
+    result = macro_a_star(model, Budget(None, None))
+    line = [str(move) for move in result.line]
+    assert sorted(line) == ["5C+8S", "5D+8H"] or sorted(line) == ["5C+8H", "5D+8S"]
+    trial = game.copy()
+    for move in line:
+        trial.play(move)
+    assert trial.status.value == "won"
+
+
+@pytest.mark.parametrize("preset", ["relaxed", "medium", "cheops"])
+def test_mid_game_lines_replay_with_the_fewest_moves(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Positions ten moves from the end of deals' winning lines (the engine's position
+    numbers only the cards left, so the search's own removals make the gaps); every line
+    replays to a win with the fewest moves the plain breadth-first search finds, and the
+    searches did rename cards on the way."""
+    renamed = []
+    after = RankOrder.after
+
+    def counting(self: RankOrder, board: int, lo: int, removed: int) -> tuple[int, int]:
+        out = after(self, board, lo, removed)
+        renamed.append(out != (board, lo))
+        return out
+
+    monkeypatch.setattr(RankOrder, "after", counting)
+    checked = 0
+    for deal in range(12):
+        game = Game(preset, deal=deal)
+        line = list(solve(game).moves)
+        if len(line) < 10:
+            continue
+        for move in line[:-10]:
+            game.play(move)
+        fewest = solve(game, shortest=True)
+        assert fewest.shortest
+        trial = game.copy()
+        for move in fewest.moves:
+            trial.play(move)
+        assert trial.status.value == "won"
+        assert reference(game) == len(fewest.moves)
+        checked += 1
+    assert checked >= 3
+    assert any(renamed)
