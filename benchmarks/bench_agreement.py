@@ -8,9 +8,9 @@ the same counts (node budgets, not time limits, decide what is settled).
 1. Decision mode against shortest mode alone on ``--deals`` random numbered deals per
    preset (:func:`tests.solver.test_agreement.compare`): deals tried, settled by both
    modes, winnable among them, disagreements. Settled counts of a healthy solver, 200
-   deals: 200 for hard, 197 for relaxed, about 175 for apophis, 168 for medium, 175 for
-   easy (since the late partners of 2026-12-04; 185, 187, 135 and 153 before), 100-120 for
-   egypt, about 70 for cheops; fewer means a search got weaker, any disagreement is a bug.
+   deals: 200 for hard and relaxed, 176 for medium, 179 for easy and 179 for cheops (since
+   rule ``rank-order``, 2026-12-05; 197, 168, 175 and about 70 before it), about 175 for
+   apophis, 100-120 for egypt; fewer means a search got weaker, any disagreement is a bug.
 2. The solver against the plain exhaustive search on ``--any-shape`` random positions of
    any shape per rule set (:func:`tests.solver.test_any_shape.agreement`): cases, winnable,
    failures.
