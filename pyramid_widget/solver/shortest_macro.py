@@ -924,6 +924,13 @@ def draws_bound(model: Model, board: int, lo: int) -> int:
     return count
 
 
+def _first_card(board: int, lo: int, hi: int) -> int:
+    """The slot of the stock's first card (``hi`` when it is empty): the same stock as
+    ``lo`` (every deck card on the board at ``lo`` or above)."""
+    rest = board >> lo
+    return lo + (rest & -rest).bit_length() - 1 if rest else hi
+
+
 class RankOrder:
     """Positions that differ only in which card of a rank lies where (rule ``rank-order``).
 
@@ -969,6 +976,7 @@ class RankOrder:
     def of(self, board: int, lo: int) -> tuple[int, int]:
         """The canonical form of any position's ``board`` and stock start ``lo``."""
         twins = self.twins
+        lo = _first_card(board, lo, self.model.deck_hi)
         start = self.model.deck_lo  # the lowest slot of the gap below the next card
         rest = board & ~PYRAMID_ALL
         while rest:
@@ -990,6 +998,7 @@ class RankOrder:
         canonical one: only the cards above a new gap can move, each only if the one below
         it did."""
         twins, deck_lo = self.twins, self.model.deck_lo
+        lo = _first_card(board, lo, self.model.deck_hi)
         while removed:
             d = removed & -removed
             removed ^= d
@@ -1022,13 +1031,15 @@ class RankOrder:
         board, lo = model.root[0], model.root[1]
         steps: list[tuple[State, MacroMove]] = []
         for (cboard, _clo, pno), bits, at, crossed in reversed(links):
-            name = dict(
-                zip(slots_of(cboard & ~PYRAMID_ALL), slots_of(board & ~PYRAMID_ALL), strict=True)
-            )
+            mine = slots_of(cboard & ~PYRAMID_ALL)
+            theirs = slots_of(board & ~PYRAMID_ALL)
+            name = dict(zip(mine, theirs, strict=True))
             real = bits & PYRAMID_ALL
             for s in slots_of(bits & ~PYRAMID_ALL):
                 real |= 1 << name[s]
-            stop = name[at] if at < hi else hi
+            # a stop may be an empty slot: the same number of cards lie below it
+            below = (cboard & ~PYRAMID_ALL & ((1 << at) - 1)).bit_count()
+            stop = theirs[below] if below < len(theirs) else hi
             steps.append(((board, lo, 0, 0, pno, 0), _macro_move((real, stop, crossed))))
             board &= ~real
             lo = stop

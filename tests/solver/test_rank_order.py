@@ -13,12 +13,13 @@ import random
 
 import pytest
 
-from pyramid_widget import Game
+from pyramid_widget import Game, get_rules
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.solver import solve
 from pyramid_widget.solver.model import PYRAMID_ALL, Model, slots_of
 from pyramid_widget.solver.search import Budget
 from pyramid_widget.solver.shortest_macro import RankOrder, macro_a_star
+from tests.solver.test_agreement import MIDGAME_RULES, midgame
 from tests.solver.test_exhaustive import reference
 
 
@@ -145,3 +146,67 @@ def test_mid_game_lines_replay_with_the_fewest_moves(
         checked += 1
     assert checked >= 3
     assert any(renamed)
+
+
+STOP_IN_A_GAP = [
+    "5C+8H",
+    "AD+QD",
+    "5D+8S",
+    "draw",
+    "KS",
+    "KH",
+    "KD",
+    "draw",
+    "4D+9C",
+    "3S+TS",
+    "draw",
+    "draw",
+    "draw",
+    "2S+JH",
+    "draw",
+    "draw",
+    "KC",
+    "draw",
+    "draw",
+    "draw",
+    "draw",
+    "draw",
+    "draw",
+    "2D+JC",
+    "draw",
+]
+"""Two-pass ``hard``, deal 4: from here the shortest line's last move is a stop on an empty
+slot of the last pass (the search's stock start need not be a card's slot); the first
+renaming looked the stop up among the cards and failed (found by ``bench_agreement.py
+--midgame``)."""
+
+
+def test_a_stop_on_an_empty_slot_is_renamed_by_the_cards_below_it() -> None:
+    game = Game(get_rules("hard").replace(passes=2), deal=4)
+    for move in STOP_IN_A_GAP:
+        game.play(move)
+    fewest = solve(game, shortest=True)
+    trial = game.copy()
+    for move in fewest.moves:
+        trial.play(move)
+    assert fewest.shortest and trial.status.value == "won"
+    assert len(fewest.moves) == 35
+
+
+@pytest.mark.parametrize("name", ["hard/2", "medium/2", "relaxed/2", "easy"])
+def test_lines_from_random_mid_game_positions_replay(name: str) -> None:
+    """Random walks into deals (:func:`tests.solver.test_agreement.midgame`), where stops
+    and stock starts on empty slots arise: every line found replays to a win."""
+    rng = random.Random(f"rank-order-walks-{name}")
+    won = 0
+    for number in range(6):
+        for game in midgame(MIDGAME_RULES[name], number, 4, rng):
+            fewest = solve(game, shortest=True, max_nodes=20_000)
+            if not fewest.winnable:
+                continue
+            trial = game.copy()
+            for move in fewest.moves:
+                trial.play(move)
+            assert trial.status.value == "won", game.to_json()
+            won += 1
+    assert won >= 3
