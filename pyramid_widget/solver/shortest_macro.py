@@ -35,6 +35,7 @@ from pyramid_widget.solver.model import (
     PYRAMID_ALL,
     Model,
     State,
+    normalise,
     slots_of,
     starved_in,
 )
@@ -924,13 +925,6 @@ def draws_bound(model: Model, board: int, lo: int) -> int:
     return count
 
 
-def _first_card(board: int, lo: int, hi: int) -> int:
-    """The slot of the stock's first card (``hi`` when it is empty): the same stock as
-    ``lo`` (every deck card on the board at ``lo`` or above)."""
-    rest = board >> lo
-    return lo + (rest & -rest).bit_length() - 1 if rest else hi
-
-
 class RankOrder:
     """Positions that differ only in which card of a rank lies where (rule ``rank-order``).
 
@@ -976,7 +970,7 @@ class RankOrder:
     def of(self, board: int, lo: int) -> tuple[int, int]:
         """The canonical form of any position's ``board`` and stock start ``lo``."""
         twins = self.twins
-        lo = _first_card(board, lo, self.model.deck_hi)
+        lo = normalise(board, lo, self.model.deck_hi)  # the same stock, from its first card
         start = self.model.deck_lo  # the lowest slot of the gap below the next card
         rest = board & ~PYRAMID_ALL
         while rest:
@@ -998,7 +992,7 @@ class RankOrder:
         canonical one: only the cards above a new gap can move, each only if the one below
         it did."""
         twins, deck_lo = self.twins, self.model.deck_lo
-        lo = _first_card(board, lo, self.model.deck_hi)
+        lo = normalise(board, lo, self.model.deck_hi)  # the same stock, from its first card
         while removed:
             d = removed & -removed
             removed ^= d
@@ -1031,19 +1025,13 @@ class RankOrder:
         board, lo = model.root[0], model.root[1]
         steps: list[tuple[State, MacroMove]] = []
         for (cboard, _clo, pno), bits, at, crossed in reversed(links):
-            mine = slots_of(cboard & ~PYRAMID_ALL)
-            theirs = slots_of(board & ~PYRAMID_ALL)
-            name = dict(zip(mine, theirs, strict=True))
+            # the real slot with as many deck cards below it (a stop may be an empty slot)
+            mine, theirs = cboard & ~PYRAMID_ALL, [*slots_of(board & ~PYRAMID_ALL), hi]
             real = bits & PYRAMID_ALL
             for s in slots_of(bits & ~PYRAMID_ALL):
-                real |= 1 << name[s]
-            # a stop may be an empty slot: the same number of cards lie below it
-            below = (cboard & ~PYRAMID_ALL & ((1 << at) - 1)).bit_count()
-            stop = theirs[below] if below < len(theirs) else hi
+                real |= 1 << theirs[(mine & ((1 << s) - 1)).bit_count()]
+            stop = theirs[(mine & ((1 << at) - 1)).bit_count()]
             steps.append(((board, lo, 0, 0, pno, 0), _macro_move((real, stop, crossed))))
             board &= ~real
-            lo = stop
-            if real >> stop & 1:
-                rest = board >> stop
-                lo = stop + (rest & -rest).bit_length() - 1 if rest else hi
+            lo = normalise(board, stop, hi) if real >> stop & 1 else stop
         return macro_line(model, steps)

@@ -16,7 +16,7 @@ import pytest
 from pyramid_widget import Game, get_rules
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.solver import solve
-from pyramid_widget.solver.model import PYRAMID_ALL, Model, slots_of
+from pyramid_widget.solver.model import PYRAMID_ALL, Model, normalise, slots_of
 from pyramid_widget.solver.search import Budget
 from pyramid_widget.solver.shortest_macro import RankOrder, macro_a_star
 from tests.solver.test_agreement import MIDGAME_RULES, midgame
@@ -89,12 +89,7 @@ def test_the_step_after_a_removal_gives_the_full_form(preset: str) -> None:
             for s in rng.sample(deck, rng.choice((1, 2))):
                 gone |= 1 << s
             child = board & ~gone
-            rest = child >> lo if lo < model.deck_hi else 0
-            nlo = (
-                lo
-                if not gone >> lo & 1
-                else (lo + (rest & -rest).bit_length() - 1 if rest else model.deck_hi)
-            )
+            nlo = normalise(child, lo, model.deck_hi) if gone >> lo & 1 else lo
             assert order.after(child, nlo, gone) == order.of(child, nlo)
 
 
