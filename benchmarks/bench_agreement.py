@@ -43,11 +43,12 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pyramid_widget import PRESETS
+from pyramid_widget import PRESETS, Game, RuleSet
 from tests.solver.test_agreement import (
     ALONG_RULES,
     MIDGAME_RULES,
@@ -76,6 +77,32 @@ def _report(name: str, name_width: int, tally: Agreement, count_width: int, star
     for line in tally.disagreements:
         print("   ", line)
     return len(tally.disagreements)
+
+
+def _positions(
+    names: list[str],
+    width: int,
+    rules: Mapping[str, RuleSet],
+    make: Callable[[RuleSet, int, int, random.Random], list[Game]],
+    walks: int,
+    check: Callable[[str, Game, Agreement], None],
+    count: int,
+    seed: int,
+) -> int:
+    """The rows of a section on positions inside deals (mid game, along winning lines):
+    per rule set, ``walks`` positions of each of deals 0 to ``count - 1``, made by ``make``
+    from a generator seeded with ``seed`` and the name, each checked by ``check``; return
+    the disagreements."""
+    bad = 0
+    for name in names:
+        started = time.perf_counter()
+        rng = random.Random(f"{seed}-{name}")
+        tally = Agreement()
+        for number in range(count):
+            for game in make(rules[name], number, walks, rng):
+                check(f"{name} deal {number}: {game.to_json()}", game, tally)
+        bad += _report(name, width, tally, 9, started)
+    return bad
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,26 +176,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\ndecision vs shortest mode in mid game, {args.midgame} deals per rule set")
         print("| rule set   | positions | settled | winnable | disagree | seconds |")
         print("|------------|----------:|--------:|---------:|---------:|--------:|")
-        for name in sorted(MIDGAME_RULES):
-            started = time.perf_counter()
-            rng = random.Random(f"{args.seed}-{name}")
-            tally = Agreement()
-            for number in range(args.midgame):
-                for game in midgame(MIDGAME_RULES[name], number, 8, rng):
-                    compare_game(f"{name} deal {number}: {game.to_json()}", game, tally)
-            bad += _report(name, 10, tally, 9, started)
+        bad += _positions(
+            sorted(MIDGAME_RULES),
+            10,
+            MIDGAME_RULES,
+            midgame,
+            8,
+            compare_game,
+            args.midgame,
+            args.seed,
+        )
     if args.along:
         print(f"\ndecision vs exhaustive search along winning lines, {args.along} deals per preset")
         print("| preset          | positions | settled | winnable | disagree | seconds |")
         print("|-----------------|----------:|--------:|---------:|---------:|--------:|")
-        for name in [name for name in ALONG_RULES if name in args.presets]:
-            started = time.perf_counter()
-            rng = random.Random(f"{args.seed}-{name}")
-            tally = Agreement()
-            for number in range(args.along):
-                for game in along(PRESETS[name], number, 4, rng):
-                    compare_exhaustive(f"{name} deal {number}: {game.to_json()}", game, tally)
-            bad += _report(name, 15, tally, 9, started)
+        names = [name for name in ALONG_RULES if name in args.presets]
+        bad += _positions(names, 15, PRESETS, along, 4, compare_exhaustive, args.along, args.seed)
     return 1 if bad else 0
 
 
