@@ -53,6 +53,14 @@ from pyramid_widget.solver.search import (
 LOST = 1 << 20
 """What :func:`extra_bound` returns when some pyramid card can never get a partner."""
 
+SPREAD = 2
+"""Partial expansion in :func:`macro_a_star`: a child whose estimate is more than this above
+the level being expanded is not queued yet; its parent goes back in the queue at that
+child's level instead (see the function)."""
+AGAIN = 1 << 21
+"""Added to a queued bound (always below :data:`LOST`) to mark a parent queued again for
+the children it held back."""
+
 Key = tuple[int, int, int]
 Link = tuple[Key, int, int, int]
 """How a position was reached: the position before and the removal (a candidate)."""
@@ -106,6 +114,16 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     Positions that differ only in which card of a rank lies where are one position (rule
     ``rank-order``, :class:`RankOrder`): each is keyed by its canonical form and the line
     found is renamed onto the real cards (``relaxed`` deals 0-199: 27% fewer positions).
+    Partial expansion: a child whose estimate lies more than :data:`SPREAD` above the level
+    being expanded is not stored or queued; the parent goes back in the queue at the
+    lowest such estimate and, taken off again, makes its children again and queues those up
+    to :data:`SPREAD` above that level (the ones already queued are skipped as reached
+    before). Every child is so queued before the search takes off anything above its
+    estimate, so the first win taken off the queue is still a shortest one. Most children
+    lie several levels above their parent and are never needed (the search ends first):
+    on ``cheops``, where a position has about 19 children, deals 174, 175 and 99 took 9.2,
+    7.9 and 13.3 s against 15.8, 11.9 and 22.0 s with every child queued; elsewhere no
+    measurable change. A parent taken off again is not counted again in ``nodes``.
     ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
     """
     if budget.node_limit < 1:
@@ -150,7 +168,10 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             if cost[key] < g:
                 continue
             board, lo, pno = key
-            if h < 0:  # queued with the cheap bound: the dead-end tests and the full bound
+            again = h >= AGAIN  # back for the children it held back
+            if again:
+                h -= AGAIN
+            elif h < 0:  # queued with the cheap bound: the dead-end tests and the full bound
                 if h == -1:
                     bits = parent[key][1]  # type: ignore[index]  # (the root is never lazy)
                     hit = dead_cache.get(board & classes[(bits & -bits).bit_length() - 1])
@@ -173,20 +194,23 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                             if g + h <= limit:
                                 queue.push(g + h, g, (key, h))
                             continue
-            if free is not None:  # only for a position about to be expanded
-                clears = freed.get(board)
-                if clears is None:
-                    clears = freed[board] = free.wins(board)
-                if not clears:
-                    continue
+            if not again:
+                if free is not None:  # only for a position about to be expanded
+                    clears = freed.get(board)
+                    if clears is None:
+                        clears = freed[board] = free.wins(board)
+                    if not clears:
+                        continue
+                if nodes >= node_limit:
+                    raise OutOfBudget
+                nodes += 1
+                if not board & PYRAMID_ALL:
+                    return Result(True, order.line(parent, key), nodes)
+                if not nodes % CHECK_EVERY:
+                    budget.check_time()
             state = (board, lo, 0, 0, pno, fl if key != rkey else root[5])
-            if nodes >= node_limit:
-                raise OutOfBudget
-            nodes += 1
-            if not board & PYRAMID_ALL:
-                return Result(True, order.line(parent, key), nodes)
-            if not nodes % CHECK_EVERY:
-                budget.check_time()
+            cap = f + SPREAD  # children above it wait (partial expansion)
+            held = limit + 1  # the lowest estimate of a child held back
             deck = board & ~PYRAMID_ALL
             ahead = (deck >> lo).bit_count()  # the draws to the end of the stock
             behind = (deck & ((1 << lo) - 1)).bit_count()  # the waste
@@ -207,17 +231,22 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                     rest = nboard >> at
                     nlo = at + (rest & -rest).bit_length() - 1 if rest else hi
                 npno = pno + crossed if limited else 0
-                if bits & deck_bits:  # rule ``rank-order``
-                    nboard, nlo = settle(nboard, nlo, bits & deck_bits)
-                nkey = (nboard, nlo, npno)
                 ng = g + step
-                if cost.get(nkey, limit + 1) <= ng:
-                    continue
                 # pathmax: h - step is admissible for the child since h is for the parent
+                # (the estimate needs only the pyramid, which rule rank-order leaves alone)
                 info = known.get(nboard & PYRAMID_ALL)
                 nf = info[0] if info is not None else cheap(nboard)
                 nf = ng + (nf if nf > h - step else h - step)
                 if nf > limit:
+                    continue
+                if nf > cap:
+                    if nf < held:
+                        held = nf
+                    continue
+                if bits & deck_bits:  # rule ``rank-order``
+                    nboard, nlo = settle(nboard, nlo, bits & deck_bits)
+                nkey = (nboard, nlo, npno)
+                if cost.get(nkey, limit + 1) <= ng:
                     continue
                 entries = seen.get(nboard)
                 if entries is not None and dominated(entries, nboard, nlo, npno, ng):
@@ -231,6 +260,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                     entries.append((npno, nlo, ng))
                 parent[nkey] = (key, bits, at, crossed)
                 queue.push(nf, ng, (nkey, -1))
+            if held <= limit:
+                queue.push(held, g, (key, h + AGAIN))
     except OutOfBudget:
         return Result(None, [], nodes)
     return Result(False, [], nodes)
