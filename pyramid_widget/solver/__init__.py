@@ -78,15 +78,16 @@ from pyramid_widget.solver.shortest_moves import a_star
 
 __all__ = ["FEWEST_NODE_CAP", "Solution", "Verdict", "solve", "solve_deal"]
 
-FEWEST_NODE_CAP = 1_000_000
+FEWEST_NODE_CAP = 1_200_000
 """The positions the fewest-moves search may expand when :func:`solve` is given neither
-``max_nodes`` nor ``max_seconds``. Its tables grow by about 2 KB a position (``cheops``
-deal 5: 1.3 GB after 642,087 positions, in 20 s), so a search that cannot prove a deal's
-shortest line soon (``cheops`` 5, 39 and 156 within minutes) would otherwise fill a laptop's
-memory and take the notebook's kernel down with it. Past the cap the decision line is
-returned with ``shortest=False``, as when a limit runs out. No deal 0-199 of any preset
-needs that many to be proved (the most, ``egypt``'s, 850,841); a caller who gives either
-limit gets exactly that limit."""
+``max_nodes`` nor ``max_seconds``. Its tables grow with every position (``cheops`` deal 5:
+1.3 GB when stopped here, after 39 s), so a search that cannot prove a deal's shortest line
+soon would otherwise fill a laptop's memory and take the notebook's kernel down with it.
+Past the cap the decision line is returned with ``shortest=False``, as when a limit runs
+out. Every deal 0-199 that the shortest-mode benchmark proves within 60 s needs fewer (the
+most, ``cheops`` 39: 1,099,865 positions, 1.3 GB; ``egypt``'s most, 850,841); ``cheops`` 5
+needs 1.83 million, and ``egypt``'s eight deals unproved within 60 s are not known to fit. A
+caller who gives either limit gets exactly that limit."""
 
 
 class Verdict(str, enum.Enum):
@@ -277,7 +278,7 @@ def _fewest_nodes(max_nodes: int | None, max_seconds: float | None, spent: int) 
     given either, else none.
 
     >>> _fewest_nodes(100, None, 30), _fewest_nodes(None, None, 30), _fewest_nodes(None, 5.0, 30)
-    (70, 1000000, None)
+    (70, 1200000, None)
     """
     if max_nodes is not None:
         return max_nodes - spent
