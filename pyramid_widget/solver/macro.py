@@ -53,9 +53,16 @@ Candidate = tuple[int, int, int]
 """``(cards removed as a slot mask, stop, crossed)``."""
 
 
-def candidates(model: Model, state: State) -> list[Candidate]:
+def candidates(
+    model: Model, state: State, last: int | None = None, cross: bool = True
+) -> list[Candidate]:
     """The removals in the draw closure of ``state``, each at its earliest stop, most
-    promising first (removals right here, then later stops, then the next pass)."""
+    promising first (removals right here, then later stops, then the next pass).
+
+    ``last`` and ``cross`` serve the shortest-mode A*'s partial expansion: with ``last``
+    only the removals at stops up to that slot in this pass are listed, with
+    ``cross=False`` none in the next pass (the deck cards whose stops lie beyond are left
+    out of the walks, not only of the answer)."""
     flags = model.flags
     board, lo = state[0], state[1]
     hi, partners, needs, required = model.deck_hi, model.partners, model.needs, model.required
@@ -95,6 +102,11 @@ def candidates(model: Model, state: State) -> list[Candidate]:
         d = must.bit_length() - 1
         barrier = d if stock_top else normalise(board, d + 1, hi)
     now = (unc if pp else 0) | (wtop if pw else 0) | (stop if ps else 0)
+    pdeck = deck  # the deck cards whose stops may be wanted
+    if last is not None:
+        pdeck &= (2 << last) - 1
+        if not cross:
+            pdeck &= ~(below ^ wtop)
     rest = unc
     while rest:
         low = rest & -rest
@@ -116,7 +128,7 @@ def candidates(model: Model, state: State) -> list[Candidate]:
                 mlow = mates & -mates
                 mates ^= mlow
                 here.append((low | mlow, lo, 0))
-        mates = mine & deck
+        mates = mine & pdeck
         while mates:
             mlow = mates & -mates
             mates ^= mlow
@@ -140,7 +152,7 @@ def candidates(model: Model, state: State) -> list[Candidate]:
         # them are about twice as fast as on the full 52-bit board.
         base = model.deck_lo
         low_slot = base - 1
-        sdeck = deck >> base
+        sdeck = pdeck >> base
         skings = kings >> base
         low = sdeck & -sdeck
         while low:
@@ -167,6 +179,8 @@ def candidates(model: Model, state: State) -> list[Candidate]:
     at_lo: list[Candidate] = []
     later: list[Candidate] = []
     crossed: list[Candidate] = []
+    if last is not None:
+        found = [c for c in found if c[1] <= last]
     for bits, at in found:
         if at > lo:
             later.append((bits, at, 0))
@@ -183,7 +197,7 @@ def candidates(model: Model, state: State) -> list[Candidate]:
     if later:
         later.sort(key=_BY_STOP)
         here += later
-    if crossed and _can_cross(model, state, unc, deck):
+    if crossed and cross and _can_cross(model, state, unc, deck):
         crossed.sort(key=_BY_STOP)
         here += crossed
     return here

@@ -18,6 +18,7 @@ way to it turns up, so the bound need only be admissible.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import combinations
 from operator import itemgetter
 from typing import Any
 
@@ -33,11 +34,13 @@ from pyramid_widget.solver.macro import (
 )
 from pyramid_widget.solver.model import (
     PYRAMID_ALL,
+    UNCOVERED,
     Model,
     State,
     normalise,
     slots_of,
     starved_in,
+    uncovered,
 )
 from pyramid_widget.solver.moves import dead_after
 from pyramid_widget.solver.prune.relax import FreeStock, applies
@@ -123,7 +126,13 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     lie several levels above their parent and are never needed (the search ends first):
     on ``cheops``, where a position has about 19 children, deals 174, 175 and 99 took 9.2,
     7.9 and 13.3 s against 15.8, 11.9 and 22.0 s with every child queued; elsewhere no
-    measurable change. A parent taken off again is not counted again in ``nodes``.
+    measurable change. The children that must lie above the cap are not even listed: a
+    child costs at least its step plus :func:`_floor` of the parent's pyramid, so the
+    stops that pass more stock cards than that allows are left out of
+    :func:`~pyramid_widget.solver.macro.candidates` (and the next pass when even the
+    redeal costs too much), and the parent comes back one level above the cap, the least
+    any of them can be (``cheops`` 174, 175 and 3: 7.8, 6.9 and 0.55 s against 9.4, 8.0
+    and 0.75 s). A parent taken off again is not counted again in ``nodes``.
     ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
     """
     if budget.node_limit < 1:
@@ -160,6 +169,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     seen: dict[int, list[tuple[int, int, int]]] = {}
     if not model.rules.stall_rule:  # under the stall rule the root may not redeal freely
         seen[rboard] = [(root[4], rlo, 0)]
+    floors: dict[int, int] = {}  # _floor per pyramid
     nodes = 0
     node_limit = budget.node_limit
     try:
@@ -211,6 +221,14 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             state = (board, lo, 0, 0, pno, fl if key != rkey else root[5])
             cap = f + SPREAD  # children above it wait (partial expansion)
             held = limit + 1  # the lowest estimate of a child held back
+            # a child dearer than ``most`` lies above the cap: those are not even listed
+            pyr = board & PYRAMID_ALL
+            least = floors.get(pyr)
+            if least is None:
+                least = floors[pyr] = _floor(pyr, cheap)
+            last, cross = _reach(board, lo, cap - g - least)
+            if last is not None or (not cross and pno < passes):
+                held = cap + 1  # the cheapest a child left out can be
             deck = board & ~PYRAMID_ALL
             ahead = (deck >> lo).bit_count()  # the draws to the end of the stock
             behind = (deck & ((1 << lo) - 1)).bit_count()  # the waste
@@ -218,7 +236,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             near, far = hi, hi  # the last stop allowed in this pass and in the next
             if kings:
                 near, far = _king_barriers(kings, lo, hi)
-            for bits, at, crossed in candidates(model, state):
+            for bits, at, crossed in candidates(model, state, last, cross):
                 if at > (far if crossed else near):
                     continue
                 if crossed:
@@ -265,6 +283,46 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     except OutOfBudget:
         return Result(None, [], nodes)
     return Result(False, [], nodes)
+
+
+def _floor(pyr: int, removals: Callable[[int], int]) -> int:
+    """The fewest removals still needed (``removals`` of a pyramid mask) over ``pyr`` and
+    every pyramid one macro move can leave: ``pyr`` less one or two uncovered cards (a
+    macro move removes one pair or one King; its draws and redeal leave the pyramid as
+    it is). So a child of a position with pyramid ``pyr`` reached at cost ``g + step`` has
+    an estimate of at least ``g + step + _floor(pyr)``.
+
+    >>> _floor(0b11 << 26, lambda pyr: pyr.bit_count())  # two bottom cards, one each
+    0
+    """
+    unc = slots_of(uncovered(pyr, UNCOVERED))
+    best = removals(pyr)
+    for a in unc:
+        best = min(best, removals(pyr & ~(1 << a)))
+    for a, b in combinations(unc, 2):
+        best = min(best, removals(pyr & ~(1 << a | 1 << b)))
+    return best
+
+
+def _reach(board: int, lo: int, most: int) -> tuple[int | None, bool]:
+    """What :func:`~pyramid_widget.solver.macro.candidates` must list for the macro moves
+    of at most ``most`` engine moves from a position: the last stop in this pass (``None``:
+    every stop) and whether the next pass (a move there passes the whole stock and
+    redeals: at least the stock cards plus two).
+
+    A move stopping at a slot costs the stock cards before that slot plus one, so the stop
+    may be at most the slot of the ``most``-th stock card.
+
+    >>> _reach(0b1011 << 28, 28, 2)  # stock cards in slots 28, 29 and 31
+    (29, False)
+    >>> _reach(0b1011 << 28, 28, 5)
+    (None, True)
+    """
+    stock = board >> lo << lo
+    for _ in range(most - 1):  # the stock cards a dearer stop passes first
+        stock &= stock - 1
+    last = (stock & -stock).bit_length() - 1 if stock else None
+    return last, (board >> lo).bit_count() + 2 <= most
 
 
 def _dead_test(model: Model) -> tuple[Callable[[int, int], bool], dict[int, bool]]:

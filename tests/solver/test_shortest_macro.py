@@ -14,6 +14,7 @@ import pytest
 from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.solver import shortest_macro
 from pyramid_widget.solver.bounds import PassReach
+from pyramid_widget.solver.macro import candidates
 from pyramid_widget.solver.model import PYRAMID_ALL, Model
 from pyramid_widget.solver.prune.relax import FreeStock
 from pyramid_widget.solver.search import BucketQueue, Budget, lower_bound
@@ -24,12 +25,15 @@ from pyramid_widget.solver.shortest_macro import (
     _bound_functions,
     _Dominance,
     _excess,
+    _floor,
     _king_barriers,
+    _reach,
     extra_bound,
     macro_a_star,
 )
 from pyramid_widget.solver.shortest_moves import a_star
 from tests.solver.test_exhaustive import RULES, reference, small_position
+from tests.solver.test_rank_order import random_position
 from tests.support.tier import seeds
 
 ONE_PILE = ["easy", "medium", "hard", "relaxed", "cheops", "unlimited", "stall-2", "cheops-kings"]
@@ -449,6 +453,47 @@ def test_children_held_back_come_in_time(
     for seed in seeds(range(300, 340), quick=16):  # all 40 with --thorough
         check_a_star_against_plain_search(small_position(RULES[name], seed), (name, weak, seed))
     assert returns > 0 or not weak, name
+
+
+def _step(state: tuple[int, ...], candidate: tuple[int, int, int]) -> int:
+    """The engine moves of a macro move, as the search counts them."""
+    board, lo = state[0], state[1]
+    deck = board & ~PYRAMID_ALL
+    _, at, crossed = candidate
+    before = (deck & ((1 << at) - 1)).bit_count()
+    if crossed:
+        return (deck >> lo).bit_count() + 2 + before
+    return before - (deck & ((1 << lo) - 1)).bit_count() + 1
+
+
+@pytest.mark.parametrize("preset", ["relaxed", "cheops", "medium", "easy", "hard"])
+def test_the_listing_leaves_out_only_moves_dearer_than_allowed(preset: str) -> None:
+    """On random positions (half the deck and a third of the pyramid gone, any pass) the
+    candidates listed for a step of at most ``most`` (:func:`_reach`) are the full list's
+    with a step of at most ``most``, and perhaps some dearer ones; and no move leaves a
+    pyramid needing fewer removals than :func:`_floor` says."""
+    model = Model.from_game(Game(preset, deal=3)).for_shortest()
+    cheap = _bound_functions(model)[1]
+    rng = random.Random(preset)
+    left_out = 0
+    for _ in seeds(range(150), quick=40):
+        board, lo = random_position(model, rng)
+        board &= ~sum(1 << s for s in range(28) if rng.random() < 0.3)
+        passes = model.rules.passes
+        state = (board, lo, 0, 0, rng.randint(1, passes) if passes else 0, 0)
+        everything = candidates(model, state)
+        floor = _floor(board & PYRAMID_ALL, cheap)
+        for bits, _, _ in everything:
+            assert cheap(board & ~bits) >= floor, (preset, state, bits)
+        for most in range(1, 14):
+            listed = set(candidates(model, state, *_reach(board, lo, most)))
+            assert listed <= set(everything)
+            for c in everything:
+                if _step(state, c) <= most:
+                    assert c in listed, (preset, state, most, c)
+                else:
+                    left_out += c not in listed
+    assert left_out > 0
 
 
 # -- dominance --------------------------------------------------------------------------
