@@ -132,7 +132,10 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     :func:`~pyramid_widget.solver.macro.candidates` (and the next pass when even the
     redeal costs too much), and the parent comes back one level above the cap, the least
     any of them can be (``cheops`` 174, 175 and 3: 7.8, 6.9 and 0.55 s against 9.4, 8.0
-    and 0.75 s). A parent taken off again is not counted again in ``nodes``.
+    and 0.75 s). That is done under other pairings than sum 13 only: there the bound's
+    per-pyramid entries for the extra pyramids :func:`_floor` asks about cost more than
+    the listing saves (``relaxed``, nine deals: 2.29-2.35 s against 2.15 s without it).
+    A parent taken off again is not counted again in ``nodes``.
     ``ceiling``: the length of a known winning line (nodes that cannot beat it are dropped).
     """
     if budget.node_limit < 1:
@@ -170,6 +173,9 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     if not model.rules.stall_rule:  # under the stall rule the root may not redeal freely
         seen[rboard] = [(root[4], rlo, 0)]
     floors: dict[int, int] = {}  # _floor per pyramid
+    # where the removal count is PairedBound's (cheap enough on the extra pyramids _floor asks
+    # about; under sum-13 pairing Tables' full entries cost more than the listing saves)
+    listing = model.rules.pairing != "sum13" and model.rules.win == "pyramid"
     nodes = 0
     node_limit = budget.node_limit
     try:
@@ -222,13 +228,15 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             cap = f + SPREAD  # children above it wait (partial expansion)
             held = limit + 1  # the lowest estimate of a child held back
             # a child dearer than ``most`` lies above the cap: those are not even listed
-            pyr = board & PYRAMID_ALL
-            least = floors.get(pyr)
-            if least is None:
-                least = floors[pyr] = _floor(pyr, cheap)
-            last, cross = _reach(board, lo, cap - g - least)
-            if last is not None or (not cross and pno < passes):
-                held = cap + 1  # the cheapest a child left out can be
+            last, cross = None, True
+            if listing:
+                pyr = board & PYRAMID_ALL
+                least = floors.get(pyr)
+                if least is None:
+                    least = floors[pyr] = _floor(pyr, cheap)
+                last, cross = _reach(board, lo, cap - g - least)
+                if last is not None or (not cross and pno < passes):
+                    held = cap + 1  # the cheapest a child left out can be
             deck = board & ~PYRAMID_ALL
             ahead = (deck >> lo).bit_count()  # the draws to the end of the stock
             behind = (deck & ((1 << lo) - 1)).bit_count()  # the waste
