@@ -227,7 +227,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
             state = (board, lo, 0, 0, pno, fl if key != rkey else root[5])
             cap = f + SPREAD  # children above it wait (partial expansion)
             held = limit + 1  # the lowest estimate of a child held back
-            # a child dearer than ``most`` lies above the cap: those are not even listed
+            # a child costs at least its step plus _floor of this pyramid: the moves dear
+            # enough to lie above the cap that way are not even listed
             last, cross = None, True
             if listing:
                 pyr = board & PYRAMID_ALL
@@ -315,8 +316,8 @@ def _floor(pyr: int, removals: Callable[[int], int]) -> int:
 def _reach(board: int, lo: int, most: int) -> tuple[int | None, bool]:
     """What :func:`~pyramid_widget.solver.macro.candidates` must list for the macro moves
     of at most ``most`` engine moves from a position: the last stop in this pass (``None``:
-    every stop) and whether the next pass (a move there passes the whole stock and
-    redeals: at least the stock cards plus two).
+    every stop) and whether stops in the next pass (a move there passes the whole stock
+    and redeals: at least the stock cards plus two).
 
     A move stopping at a slot costs the stock cards before that slot plus one, so the stop
     may be at most the slot of the ``most``-th stock card.
