@@ -212,8 +212,8 @@ def _last_pass(
 ) -> list[Candidate]:
     """:func:`candidates` in the last pass when only pyramid and waste cards pair and
     Kings go alone (no King available now): the same list, built in stock order. Every stock
-    card is still on the board (none can leave the stock), so the stop after drawing slot
-    ``d`` is ``d + 1``."""
+    card stays on the board till it is drawn (none can leave the stock), so the stop after
+    drawing a stock card is the next stock card (the stock has gaps after a redeal)."""
     needs, partners, required = model.needs, model.partners, model.required
     here: list[Candidate] = []
     waste_pairs: list[Candidate] = []
@@ -242,18 +242,22 @@ def _last_pass(
         if mine & wtop:
             waste_pairs.append((low | wtop, lo, 0))
     here += waste_pairs
+    hi = model.deck_hi
     rest = above & ((1 << (barrier - 1)) - 1)
     while rest:
         low = rest & -rest
         rest ^= low
-        d = low.bit_length()
-        mates = partners[d - 1] & unc
-        while mates:
-            mlow = mates & -mates
-            mates ^= mlow
-            here.append((low | mlow, d, 0))
+        mates = partners[low.bit_length() - 1] & unc
+        if mates:
+            nxt = above & -(low << 1)  # the stop: the next stock card (gaps where one left)
+            d = (nxt & -nxt).bit_length() - 1 if nxt else hi
+            while mates:
+                mlow = mates & -mates
+                mates ^= mlow
+                here.append((low | mlow, d, 0))
     if must:
-        here.append((must, barrier, 0))
+        nxt = above & -(1 << barrier)
+        here.append((must, (nxt & -nxt).bit_length() - 1 if nxt else hi, 0))
     return here
 
 

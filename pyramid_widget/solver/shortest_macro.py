@@ -152,6 +152,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     first, later = split if split is not None else (bound, None)
     order = RankOrder(model)
     settle, deck_bits = order.after, ((1 << hi) - 1) & ~PYRAMID_ALL
+    twins = order.twins
     rboard, rlo = order.of(root[0], root[1])
     rkey: Key = (rboard, rlo, root[4])
     cost: dict[Key, int] = {rkey: 0}
@@ -270,8 +271,23 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                     if nf < held:
                         held = nf
                     continue
-                if bits & deck_bits:  # rule ``rank-order``
-                    nboard, nlo = settle(nboard, nlo, bits & deck_bits)
+                # rule ``rank-order``: a removed deck card's gap moves a card only if the card
+                # right above it has a twin in the gap, so the full step runs only then (on
+                # ``cheops`` and ``relaxed`` about one child in eight, one in thirty); every
+                # stop of ``candidates`` is a card's slot or the end, so ``nlo`` needs no
+                # normalising
+                removed = bits & deck_bits
+                while removed:
+                    d = removed & -removed
+                    removed ^= d
+                    above = nboard & -(d << 1)
+                    if (
+                        above
+                        and twins[(above & -above).bit_length() - 1]
+                        >> (nboard & (d - 1) & deck_bits).bit_length()
+                    ):
+                        nboard, nlo = settle(nboard, nlo, bits & deck_bits)
+                        break
                 nkey = (nboard, nlo, npno)
                 if cost.get(nkey, limit + 1) <= ng:
                     continue
