@@ -247,17 +247,16 @@ def _last_pass(
     while rest:
         low = rest & -rest
         rest ^= low
-        mates = partners[low.bit_length() - 1] & unc
+        d = low.bit_length()  # the slot after the card drawn
+        mates = partners[d - 1] & unc
         if mates:
-            nxt = above & -(low << 1)  # the stop: the next stock card (gaps where one left)
-            d = (nxt & -nxt).bit_length() - 1 if nxt else hi
+            d = normalise(board, d, hi)  # the stop: the next stock card
             while mates:
                 mlow = mates & -mates
                 mates ^= mlow
                 here.append((low | mlow, d, 0))
     if must:
-        nxt = above & -(1 << barrier)
-        here.append((must, (nxt & -nxt).bit_length() - 1 if nxt else hi, 0))
+        here.append((must, normalise(board, barrier, hi), 0))
     return here
 
 

@@ -272,7 +272,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                         held = nf
                     continue
                 # rule ``rank-order``: a removed deck card's gap moves a card only if the card
-                # right above it has a twin in the gap, so the full step runs only then (on
+                # right above it has a twin in the gap (the first test of RankOrder.after,
+                # here without the call), so the full step runs only then (on
                 # ``cheops`` and ``relaxed`` about one child in eight, one in thirty); every
                 # stop of ``candidates`` is a card's slot or the end, so ``nlo`` needs no
                 # normalising
