@@ -130,6 +130,11 @@ class PairTable:
         return result
 
 
+Lonely = list[tuple[int, tuple[int, ...]]]
+"""Per lonely pyramid card (see :class:`PairedBound`): its deck partners, and those of each
+lonely card covering it."""
+
+
 class PairedBound:
     """Shortest-mode bound for pairings other than sum 13 (``cheops``: same or adjacent
     rank) under a pyramid-only win, one waste pile and one card a draw: the removals still
@@ -158,20 +163,38 @@ class PairedBound:
     only; a waste card reached after a redeal
     costs at least the redeal. The bound takes the dearest lonely card, each at its
     cheapest partner, so it never exceeds what a winning line spends.
+
+    Partners that come too early (rule ``bound-early-partner``, where the stock top is
+    available). The price of a stock partner ``d`` of a lonely card ``p`` has ``d`` played
+    from the stock top, so ``p`` must be uncovered when ``d`` comes to the top. Let ``p``
+    lie under a lonely card ``c`` (through ``Model.chains``) none of whose deck partners is
+    in the waste or in the stock before ``d``. Until ``d`` is the stock top only those
+    cards can have been played, and ``c`` leaves only with a deck partner (it is lonely, and
+    no King going alone), or with ``d`` itself, which ``p`` then lacks; so ``c`` still
+    covers ``p`` and ``d`` leaves the stock by a draw (with any other card it would be gone,
+    and ``p`` needs it): one move more than its price, which counts the cards before ``d``
+    and its removal but no draw of ``d``. A draw moves one card, so no other card's price
+    holds it. A lonely card whose cheapest partners all lie in the stock and all come up so
+    early costs one more; it is enough to look at the last of them (whatever ``c`` could
+    play before an earlier one it could play before that one).
     """
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, early: bool = True) -> None:
         self.model = model
         self.table = PairTable(model, classes=False)
         self.top = model.rules.stock_top_available
+        self.early = early and self.top
+        """Whether partners that come too early cost their draw (off only for the tests
+        that measure the rule against the plain search)."""
         self.passes = model.rules.passes
         self.lone = model.flags.lone_kings
         self.live_zones = model.flags.stock_waste
-        self.cache: dict[int, tuple[int, int, list[int], int, int]] = {}
-        """Per pyramid mask: removals, ``A``, the deck partners of each lonely card, the
-        deck cards with a partner in the pyramid and :func:`last_card`."""
+        self.cache: dict[int, tuple[int, int, Lonely, int, int]] = {}
+        """Per pyramid mask: removals, ``A``, each lonely card's deck partners with those of
+        the lonely cards covering it (for the early partners, else none), the deck cards
+        with a partner in the pyramid and :func:`last_card`."""
 
-    def info(self, pyr: int) -> tuple[int, int, list[int], int, int]:
+    def info(self, pyr: int) -> tuple[int, int, Lonely, int, int]:
         """``(removals, A, lonely, playable, last)`` for the pyramid mask ``pyr`` (see the
         class)."""
         hit = self.cache.get(pyr)
@@ -180,14 +203,19 @@ class PairedBound:
             needs, required = model.needs, model.required
             pairs = self.table.pairs(pyr)
             n = pyr.bit_count()
-            lonely = []
+            alone = []  # each lonely card and its deck partners
             check = pyr & required
             while check:
                 low = check & -check
                 check ^= low
                 mates = needs[low.bit_length() - 1]
                 if not mates & pyr:
-                    lonely.append(mates & ~PYRAMID_ALL)
+                    alone.append((low, mates & ~PYRAMID_ALL))
+            chains = model.chains
+            lonely: Lonely = []
+            for card, mates in alone:
+                over = chains[card.bit_length() - 1] if self.early else 0
+                lonely.append((mates, tuple(theirs for c, theirs in alone if c & over)))
             playable = 0
             for s in range(model.deck_lo, model.deck_hi):
                 if needs[s] & pyr:
@@ -221,31 +249,53 @@ class PairedBound:
                     stuck = rest
                     break
         worst = 0
-        for mates in lonely:
+        dearest: Lonely = []  # the dearest lonely cards whose cheapest partners all lie in
+        # the stock, under lonely cards: their stock partners, the covering cards' partners
+        top = self.top
+        for mates, over in lonely:
             mates &= board
             if not mates:
                 return LOST
-            best = LOST
-            while mates and best:
-                low = mates & -mates
-                mates ^= low
-                if low & stock:
-                    passed = stock & (low - 1)
-                    if self.top:
-                        cost = _passing(passed, passed & playable, allow)
-                    else:
-                        cost = passed.bit_count() + 1 + (1 if allow < 0 else 0)
-                elif low & stuck:
-                    cost = 1 if redeal else LOST
+            # the first stock partner is the cheapest (a later one passes more cards), and
+            # the highest waste partner not under a stuck card (a lower one has more above it)
+            from_stock = from_waste = LOST
+            in_stock = mates & stock
+            if in_stock:
+                passed = stock & ((in_stock & -in_stock) - 1)
+                if top:
+                    from_stock = _passing(passed, passed & playable, allow)
                 else:
-                    above = waste & ~((low << 1) - 1)
-                    cost = _passing(above, above & playable, allow)
-                    if redeal and cost > 1:
-                        cost = 1
-                if cost < best:
-                    best = cost
+                    from_stock = passed.bit_count() + 1 + (1 if allow < 0 else 0)
+            in_waste = mates & waste
+            if in_waste:
+                free = in_waste & ~stuck
+                if free:
+                    above = waste & -(1 << free.bit_length())
+                    from_waste = _passing(above, above & playable, allow)
+                    if redeal and from_waste > 1:
+                        from_waste = 1
+                elif redeal:
+                    from_waste = 1
+            best = from_stock if from_stock < from_waste else from_waste
             if best > worst:
-                worst = best
+                worst, dearest = best, []
+            if best == worst and over and from_stock < from_waste:
+                dearest.append((in_stock, over))
+        if worst < LOST:
+            for in_stock, over in dearest:  # partners that come too early (see the class)
+                last_one = in_stock & -in_stock  # the last stock partner as cheap as the first
+                rest = in_stock ^ last_one
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    passed = stock & (low - 1)
+                    if _passing(passed, passed & playable, allow) > worst:
+                        break
+                    last_one = low
+                reach = waste | stock & (last_one - 1)
+                for theirs in over:
+                    if not theirs & board & reach:
+                        return removals + worst + 1
         return removals + worst
 
 

@@ -17,7 +17,11 @@ from pyramid_widget.solver.bounds import PairedBound, PairTable
 from pyramid_widget.solver.model import PYRAMID_ALL, Model
 from pyramid_widget.solver.shortest_macro import _bound_functions
 from tests.solver.test_exhaustive import RULES, reference
-from tests.solver.test_shortest_macro import check_a_star_against_plain_search, walk_checking_bound
+from tests.solver.test_shortest_macro import (
+    _multi_pass_position,
+    check_a_star_against_plain_search,
+    walk_checking_bound,
+)
 from tests.support.tier import seeds
 
 ONE_PILE = ["easy", "medium", "hard", "relaxed", "cheops", "unlimited", "stall-2", "cheops-kings"]
@@ -164,6 +168,84 @@ def test_paired_bound_a_waste_partner_under_a_stuck_card_is_lost_without_a_redea
     board, lo, _, _, pno, _ = model.root
     assert PairedBound(model).bound(board, lo, pno) >= 1 << 20
     assert reference(game) is None
+
+
+# -- partners that come too early (rule ``bound-early-partner``) -------------------------
+
+# cheops: 5H (slot 20) lies under 9C (26); 5H pairs with 4, 5 or 6 and 9C with 8, 9 or T,
+# and no pyramid card can take either
+EARLY = [None] * 20 + ["5H"] + [None] * 5 + ["9C", None]
+
+
+def _paired(game: Game, early: bool = True) -> int:
+    model = Model.from_game(game).for_shortest()
+    board, lo, _, _, pno, _ = model.root
+    return PairedBound(model, early=early).bound(board, lo, pno)
+
+
+def test_a_partner_that_comes_up_while_its_card_is_covered_is_drawn() -> None:
+    # 4D comes up first, while 9C still covers 5H: it is drawn, then 8D+9C, 5H+4D (priced
+    # as played from the stock top, 4D cost nothing and the bound said 2)
+    game = Game.from_position("cheops", pyramid=EARLY, stock=["4D", "8D"])
+    assert _paired(game, early=False) == 2
+    assert _paired(game) == 3 == reference(game)
+
+
+def test_a_partner_is_not_early_when_the_covering_card_can_go_first() -> None:
+    # 8D before 4D, or 8D in the waste (with the stock top 4D): 9C goes first, two moves
+    before = Game.from_position("cheops", pyramid=EARLY, stock=["8D", "4D"])
+    waste = Game.from_position("cheops", pyramid=EARLY, stock=["4D"], wastes=[["8D"]])
+    for game in (before, waste):
+        assert _paired(game) == 2 == reference(game)
+
+
+def test_a_dearer_partner_that_comes_later_does_not_help() -> None:
+    # 5C comes up after 8D, but passing 4D and 8D first costs a removal more: 4D is the
+    # cheapest partner, and it is early (draw 4D, 8D+9C, 5H+4D); with KS before 4D, each
+    # price one more
+    game = Game.from_position("cheops", pyramid=EARLY, stock=["4D", "8D", "5C"])
+    assert _paired(game, early=False) == 2
+    assert _paired(game) == 3 == reference(game)
+    king = Game.from_position("cheops", pyramid=EARLY, stock=["KS", "4D", "8D"])
+    assert _paired(king, early=False) == 3
+    assert _paired(king) == 4 == reference(king)
+
+
+EARLY_SEEDS = {
+    "cheops": (96, 111, 126, 147, 195, 196, 204, 219, 232, 275, 302, 399),
+    "cheops-kings": (18, 87, 96, 105, 126, 147, 204, 219, 224, 237, 275, 341),
+}
+"""Seeds of :func:`~tests.solver.test_shortest_macro._multi_pass_position` whose walk in
+:func:`test_early_partners_never_exceed_the_fewest_moves` meets at least two won positions
+where the rule raises the bound, and whose plain searches take a few seconds at most: twelve
+of a scan of seeds 0-399, which met 85 such positions under ``cheops`` and 81 under
+``cheops-kings``, the bound at most the plain search's fewest moves on every one and equal to
+it on 31 and 33."""
+
+
+@pytest.mark.parametrize("name", list(EARLY_SEEDS))
+def test_early_partners_never_exceed_the_fewest_moves(name: str) -> None:
+    """Wherever the early partners raise the bound of a position that can be won, on walks
+    that mostly draw, it stays at most the plain search's fewest moves."""
+    rules = RULES[name]
+    raised = 0
+    picked = seeds(range(len(EARLY_SEEDS[name])), quick=4)  # all twelve with --thorough
+    for seed in [EARLY_SEEDS[name][i] for i in picked]:
+        game = _multi_pass_position(rules, seed)
+        rng = random.Random(seed)
+        for _ in range(10):
+            if game.is_over:
+                break
+            bound = _paired(game)
+            if bound > _paired(game, early=False):
+                truth = reference(game)
+                if truth is not None:
+                    raised += 1
+                    assert bound <= truth, (name, seed, str(game))
+            moves = list(game.legal_moves)
+            draws = [m for m in moves if str(m) == "draw"]
+            game.play(rng.choice(draws) if draws and rng.random() < 0.5 else rng.choice(moves))
+    assert raised >= 4
 
 
 # -- waste cards stuck till the redeal ---------------------------------------------------

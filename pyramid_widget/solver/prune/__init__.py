@@ -384,6 +384,16 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         (_S + "bounds.PassReach", _S + "shortest_macro.Tables.late"),
     ),
     PruningRule(
+        "bound-early-partner",
+        "A* bound: a pyramid card whose every partner that could meet it is a deck card, "
+        "whose cheapest partners all lie in the stock, and which lies under such a card with "
+        "no partner in the waste or in the stock before them, is still covered when they come "
+        "up: the one it goes with is drawn first, a move more than its price.",
+        "Macro moves, a pairing other than sum 13 (the paired bound), a pyramid-only win, the "
+        "stock top available.",
+        (_S + "bounds.PairedBound",),
+    ),
+    PruningRule(
         "bound-dig",
         "A* bound of the move-by-move search: the moves spent digging pyramid cards' partners "
         "out of the waste piles (every card above a partner leaves first, a move each, free "
