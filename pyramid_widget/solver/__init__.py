@@ -80,15 +80,14 @@ __all__ = ["FEWEST_NODE_CAP", "Solution", "Verdict", "solve", "solve_deal"]
 
 FEWEST_NODE_CAP = 1_200_000
 """The positions the fewest-moves search may expand when :func:`solve` is given neither
-``max_nodes`` nor ``max_seconds``. Its tables grow with every position (``cheops`` deal 5:
-1.3 GB when stopped here, after 39 s), so a search that cannot prove a deal's shortest line
+``max_nodes`` nor ``max_seconds``. Its tables grow with every position (``egypt`` deal 15:
+1.2 GB when stopped here, after 67 s), so a search that cannot prove a deal's shortest line
 soon would otherwise fill a laptop's memory and take the notebook's kernel down with it.
 Past the cap the decision line is returned with ``shortest=False``, as when a limit runs
-out. Every deal 0-199 of every preset but ``cheops`` 5 (1.83 million, 2.2 GB, proved in
-59 s when given a time limit) needs fewer if it is proved within 60 s (the next, ``cheops``
-39: 1,099,865 positions, 1.3 GB; ``egypt``'s most, 850,841); ``egypt``'s eight deals
-unproved within 60 s are not known to fit. A caller who gives either limit gets exactly that
-limit."""
+out. Every deal 0-199 of every preset that is proved within 60 s needs fewer (the most:
+``egypt``, 850,841; ``cheops`` 156, 764,258 since rule ``bound-early-partner``, its process
+at 1.2 GB then); ``egypt``'s eight deals unproved within 60 s are not known to fit. A caller
+who gives either limit gets exactly that limit."""
 
 
 class Verdict(str, enum.Enum):
