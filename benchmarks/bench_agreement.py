@@ -8,8 +8,9 @@ the same counts (node budgets, not time limits, decide what is settled).
 1. Decision mode against shortest mode alone on ``--deals`` random numbered deals per
    preset (:func:`tests.solver.test_agreement.compare`): deals tried, settled by both
    modes, winnable among them, disagreements. Settled counts of a healthy solver, 200
-   deals: 200 for hard and relaxed, 176 for medium, 179 for easy and 179 for cheops (since
-   rule ``rank-order``, 2026-12-05; 197, 168, 175 and about 70 before it), about 175 for
+   deals: 200 for hard and relaxed, 176 for medium, 179 for easy and 180 for cheops (since
+   rule ``rank-order``, 2026-12-05, and for cheops ``bound-early-partner`` the same day;
+   197, 168, 175 and about 70 before them), about 175 for
    apophis, 100-120 for egypt; fewer means a search got weaker, any disagreement is a bug.
 2. The solver against the plain exhaustive search on ``--any-shape`` random positions of
    any shape per rule set (:func:`tests.solver.test_any_shape.agreement`): cases, winnable,
