@@ -18,8 +18,8 @@ from pyramid_widget.solver.model import PYRAMID_ALL, Model
 from pyramid_widget.solver.shortest_macro import _bound_functions
 from tests.solver.test_exhaustive import RULES, reference
 from tests.solver.test_shortest_macro import (
-    _multi_pass_position,
     check_a_star_against_plain_search,
+    raised_positions,
     walk_checking_bound,
 )
 from tests.support.tier import seeds
@@ -183,6 +183,11 @@ def _paired(game: Game, early: bool = True) -> int:
     return PairedBound(model, early=early).bound(board, lo, pno)
 
 
+def _early_parts(game: Game) -> tuple[int, int]:
+    """The paired bound without and with the early partners."""
+    return _paired(game, early=False), _paired(game)
+
+
 def test_a_partner_that_comes_up_while_its_card_is_covered_is_drawn() -> None:
     # 4D comes up first, while 9C still covers 5H: it is drawn, then 8D+9C, 5H+4D (priced
     # as played from the stock top, 4D cost nothing and the bound said 2)
@@ -227,24 +232,15 @@ it on 31 and 33."""
 def test_early_partners_never_exceed_the_fewest_moves(name: str) -> None:
     """Wherever the early partners raise the bound of a position that can be won, on walks
     that mostly draw, it stays at most the plain search's fewest moves."""
-    rules = RULES[name]
     raised = 0
     picked = seeds(range(len(EARLY_SEEDS[name])), quick=4)  # all twelve with --thorough
-    for seed in [EARLY_SEEDS[name][i] for i in picked]:
-        game = _multi_pass_position(rules, seed)
-        rng = random.Random(seed)
-        for _ in range(10):
-            if game.is_over:
-                break
-            bound = _paired(game)
-            if bound > _paired(game, early=False):
-                truth = reference(game)
-                if truth is not None:
-                    raised += 1
-                    assert bound <= truth, (name, seed, str(game))
-            moves = list(game.legal_moves)
-            draws = [m for m in moves if str(m) == "draw"]
-            game.play(rng.choice(draws) if draws and rng.random() < 0.5 else rng.choice(moves))
+    walk_seeds = [EARLY_SEEDS[name][i] for i in picked]
+    walks = raised_positions(RULES[name], walk_seeds, 10, _early_parts, ("draw",), 0.5)
+    for seed, game, bound in walks:
+        truth = reference(game)
+        if truth is not None:
+            raised += 1
+            assert bound <= truth, (name, seed, str(game))
     assert raised >= 4
 
 

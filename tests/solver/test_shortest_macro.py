@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -336,26 +337,43 @@ def _late_walks(name: str, walk_seeds: list[int], steps: int) -> int:
     each seed, checking at every position where the late partners raise the bound that it
     is at most the plain search's fewest moves, or, where it says lost, that the plain
     search finds no win; returns how many positions were checked."""
-    rules = RULES[name]
     raised = 0
+    walks = raised_positions(RULES[name], walk_seeds, steps, _parts, ("draw", "redeal"), 0.6)
+    for seed, game, full in walks:
+        raised += 1
+        truth = reference(game)
+        if full >= LOST:
+            assert truth is None, (name, seed, str(game))
+        else:
+            assert truth is not None and full <= truth, (name, seed, str(game))
+    return raised
+
+
+def raised_positions(
+    rules: RuleSet,
+    walk_seeds: list[int],
+    steps: int,
+    parts: Callable[[Game], tuple[int, int]],
+    kinds: tuple[str, ...],
+    bias: float,
+) -> Iterator[tuple[int, Game, int]]:
+    """Walk ``steps`` random moves from :func:`_multi_pass_position` of each seed (one of the
+    moves named in ``kinds`` with probability ``bias`` when there is one) and yield, as
+    ``(seed, position, raised bound)``, each position where ``parts`` (a bound without and
+    with a rule) says the rule raises the bound. The position is the walk's own game: look
+    at it before asking for the next."""
     for seed in walk_seeds:
         game = _multi_pass_position(rules, seed)
         rng = random.Random(seed)
         for _ in range(steps):
             if game.is_over:
                 break
-            first, full = _parts(game)
+            first, full = parts(game)
             if full > first:
-                raised += 1
-                truth = reference(game)
-                if full >= LOST:
-                    assert truth is None, (name, seed, str(game))
-                else:
-                    assert truth is not None and full <= truth, (name, seed, str(game))
+                yield seed, game, full
             moves = list(game.legal_moves)
-            draws = [m for m in moves if str(m) in ("draw", "redeal")]
-            game.play(rng.choice(draws) if draws and rng.random() < 0.6 else rng.choice(moves))
-    return raised
+            picks = [m for m in moves if str(m) in kinds]
+            game.play(rng.choice(picks) if picks and rng.random() < bias else rng.choice(moves))
 
 
 # -- admissibility against the plain search ---------------------------------------------
