@@ -23,7 +23,7 @@ counts the most pyramid pairs an actual clearing order can make.
 from __future__ import annotations
 
 from pyramid_widget.engine.cards import rank
-from pyramid_widget.solver.model import PYRAMID_ALL, Model, union_of
+from pyramid_widget.solver.model import PYRAMID_ALL, Model, slots_of, union_of
 
 LOST = 1 << 20
 """What :meth:`PairedBound.bound` adds when a pyramid card can never get a partner."""
@@ -131,8 +131,42 @@ class PairTable:
 
 
 Lonely = list[tuple[int, tuple[int, ...]]]
-"""Per lonely pyramid card (see :class:`PairedBound`): its deck partners, and those of each
-lonely card covering it."""
+"""Per lonely pyramid card (see :func:`lonely_cards`): its deck partners, and those of each
+lonely card covering it (:func:`under_lonely`)."""
+
+
+def lonely_cards(model: Model, pyr: int) -> int:
+    """The *lonely* cards of the pyramid mask ``pyr``: those that must go and that no
+    pyramid card left could meet (``Model.needs``), so each leaves with a deck card.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("relaxed", pyramid=[None] * 26 + ["5H", "8D"], stock=["8C"])
+    >>> model = Model.from_game(g)
+    >>> lonely_cards(model, model.root[0] & PYRAMID_ALL)  # 5H and 8D can meet
+    0
+    """
+    needs = model.needs
+    lonely = 0
+    check = pyr & model.required
+    while check:
+        low = check & -check
+        check ^= low
+        if not needs[low.bit_length() - 1] & pyr:
+            lonely |= low
+    return lonely
+
+
+def under_lonely(model: Model, lonely: int) -> Lonely:
+    """Per card of the mask ``lonely`` (lonely cards, in slot order): its deck partners, and
+    those of each of them covering it (``Model.chains``)."""
+    needs, chains = model.needs, model.chains
+    return [
+        (
+            needs[p] & ~PYRAMID_ALL,
+            tuple(needs[c] & ~PYRAMID_ALL for c in slots_of(chains[p] & lonely)),
+        )
+        for p in slots_of(lonely)
+    ]
 
 
 class PairedBound:
@@ -200,22 +234,12 @@ class PairedBound:
         hit = self.cache.get(pyr)
         if hit is None:
             model = self.model
-            needs, required = model.needs, model.required
+            needs = model.needs
             pairs = self.table.pairs(pyr)
             n = pyr.bit_count()
-            alone = []  # each lonely card and its deck partners
-            check = pyr & required
-            while check:
-                low = check & -check
-                check ^= low
-                mates = needs[low.bit_length() - 1]
-                if not mates & pyr:
-                    alone.append((low, mates & ~PYRAMID_ALL))
-            chains = model.chains
-            lonely: Lonely = []
-            for card, mates in alone:
-                over = chains[card.bit_length() - 1] if self.early else 0
-                lonely.append((mates, tuple(theirs for c, theirs in alone if c & over)))
+            lonely = under_lonely(model, lonely_cards(model, pyr))
+            if not self.early:
+                lonely = [(mates, ()) for mates, _ in lonely]
             playable = 0
             for s in range(model.deck_lo, model.deck_hi):
                 if needs[s] & pyr:

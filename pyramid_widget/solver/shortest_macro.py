@@ -24,7 +24,14 @@ from typing import Any
 
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.engine.moves import Move
-from pyramid_widget.solver.bounds import PairedBound, PairTable, PassReach, last_card
+from pyramid_widget.solver.bounds import (
+    PairedBound,
+    PairTable,
+    PassReach,
+    last_card,
+    lonely_cards,
+    under_lonely,
+)
 from pyramid_widget.solver.macro import (
     MacroMove,
     _macro_move,
@@ -69,7 +76,7 @@ Link = tuple[Key, int, int, int]
 """How a position was reached: the position before and the removal (a candidate)."""
 Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
 """The requirements of :meth:`Tables.extra` (see :meth:`Tables.groups`)."""
-Covered = list[tuple[int, list[int]]]
+Covered = list[tuple[int, tuple[int, ...]]]
 """Per lonely pyramid card that lonely cards cover: its deck partners and theirs (see
 :meth:`Tables.covered`)."""
 Info = tuple[int, list[int], Groups | None, tuple[int, ...], int, int, Covered, int, int]
@@ -575,15 +582,9 @@ class Tables:
                 wanted.append((counts[r] - pairs, masks[m] & deck))
             if counts[m] > pairs:
                 wanted.append((counts[m] - pairs, masks[r] & deck))
-        lonely = 0
-        check = pyr & self.model.required
-        while check:
-            low = check & -check
-            check ^= low
-            slot = low.bit_length() - 1
-            if not needs[slot] & pyr:
-                lonely |= low
-                wanted.append((1, needs[slot] & deck))
+        lonely = lonely_cards(self.model, pyr)
+        for slot in slots_of(lonely):
+            wanted.append((1, needs[slot] & deck))
         delta = together - self.joint.pairs(pyr) if together > 1 else 0
         last = last_card(self.model, pyr)
         targets = 0  # every deck card some requirement may pick
@@ -599,13 +600,7 @@ class Tables:
         covering it (only where the stock top is available)."""
         if not self.top:
             return []
-        needs, chains = self.model.needs, self.model.chains
-        out = []
-        for p in slots_of(lonely):
-            above = [needs[c] & ~PYRAMID_ALL for c in slots_of(chains[p] & lonely)]
-            if above:
-                out.append((needs[p] & ~PYRAMID_ALL, above))
-        return out
+        return [(mine, above) for mine, above in under_lonely(self.model, lonely) if above]
 
     @staticmethod
     def redrawn(board: int, lo: int, covered: Covered) -> int:
