@@ -73,7 +73,7 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
             if not full:  # queued with the cheap part of the bound: the rest now (lazy A*)
                 if dead(state):
                     continue
-                more = bound.extra(state)
+                more = bound.extra(state, f - g)
                 if more:
                     if f + more <= limit:
                         counter += 1
@@ -118,7 +118,12 @@ def deal_bound(
     place or in the cell) of which at most ``M`` pairs can ever meet (a matching over
     ``Model.needs``), a win pairs at least ``a - M`` of the rank-``r`` ones with deck cards
     of rank ``13 - r``, distinct ones; if ``w`` of those are out of the stock already (in a
-    pile or the cell), the ``(a - M - w)``-th one in the stock must be dealt. Dealing the stock card in slot ``j`` deals every
+    pile or the cell), the ``(a - M - w)``-th one in the stock must be dealt. That finds
+    every card the first test does, so under sum-13 pairing only the counting runs: such a
+    card of rank ``r`` meets no pyramid card left, so every matching leaves it out
+    (``a - M >= 1``), and every deck card of rank ``13 - r`` is a partner it could meet,
+    so none lies outside the stock (``w = 0``) and the first of them in the stock must be
+    dealt. Dealing the stock card in slot ``j`` deals every
     stock card before it first, ``draw_count`` to a draw, so it takes
     ``ceil(k / draw_count)`` draws, ``k`` being the stock cards up to ``j``; all of them in
     this pass, since the stock is redealt only once it is empty. A draw removes no card, so
@@ -145,23 +150,22 @@ def deal_bound(
         return 0
     if model.rules.win != "pyramid":  # every stock card must go, so must be dealt
         return -(-stock.bit_count() // model.rules.draw_count)
-    alive = board | state[3]
-    needs = model.needs
-    reach = 0  # the furthest stock slot that must be dealt, plus one
-    must = PYRAMID_ALL
-    check = alive & must & ~model.flags.lone_kings & ~stock
-    while check:
-        low = check & -check
-        check ^= low
-        mates = needs[low.bit_length() - 1] & alive
-        if mates and not mates & ~stock:
-            first = mates & -mates
-            reach = max(reach, first.bit_length())
-    if model.rules.pairing == "sum13" and model.rules.win == "pyramid":
-        counted = _counted_reach(model, state, stock, cache)
-        if counted < 0:
+    if model.rules.pairing == "sum13":  # the counting finds every card the loop below would
+        reach = _counted_reach(model, state, stock, cache)
+        if reach < 0:
             return LOST
-        reach = max(reach, counted)
+    else:
+        alive = board | state[3]
+        needs = model.needs
+        reach = 0  # the furthest stock slot that must be dealt, plus one
+        check = alive & PYRAMID_ALL & ~model.flags.lone_kings & ~stock
+        while check:
+            low = check & -check
+            check ^= low
+            mates = needs[low.bit_length() - 1] & alive
+            if mates and not mates & ~stock:
+                first = mates & -mates
+                reach = max(reach, first.bit_length())
     if not reach:
         return 0
     dealt = (stock & ((1 << reach) - 1)).bit_count()
@@ -334,6 +338,10 @@ class MoveBound:
     costs (:class:`PileDig`, where it applies), and ``D``, the pairs the rank classes can
     make each on its own beyond the most pairs the whole pyramid can make in one clearing
     order (:class:`~pyramid_widget.solver.bounds.PairTable`, plus one per card in the cell).
+    Where :class:`PileDig` applies, the draws and those further moves are also counted
+    together (rule ``bound-dig-or-deal``, :meth:`PileDig.joint`): a partner deep in a pile
+    costs moves and one late in the stock costs draws, so a card whose partners lie only
+    there costs one or the other, which neither count sees alone.
 
     Argument for ``D``: with ``M_c`` the pairs the removal bound allows class ``c`` and
     ``x_c`` the pairs a line makes with no cell move, the line spends ``sum(M_c - x_c)``
@@ -384,15 +392,17 @@ class MoveBound:
         """The removals and draws still needed (the quick part of the bound)."""
         return self.removals(state) + deal_bound(self.model, state, self.wanted)
 
-    def extra(self, state: State) -> int:
-        """The dearer of the dig count and ``D`` (0 where neither applies)."""
+    def extra(self, state: State, cheap: int | None = None) -> int:
+        """The dig-or-deal count of :meth:`PileDig.joint` where it applies, else ``D`` (0
+        where neither does); ``cheap``: :meth:`cheap` of ``state`` if known (the search
+        queued the position with it)."""
         if self.order is None:
             return 0
         extra = self.delta(state[0] & PYRAMID_ALL, state[3] & PYRAMID_ALL)
         if self.dig is not None:
-            dig = self.dig.extra(state)
-            if dig > extra:
-                extra = dig
+            if cheap is None:
+                cheap = self.cheap(state)
+            return self.dig.joint(state, cheap - self.removals(state), extra)
         return extra
 
 
@@ -444,7 +454,15 @@ class PileDig:
         self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
         self.cache: dict[tuple[int, int], tuple[list[int], list[tuple[int, int]] | None]] = {}
         self.costs = [LOST] * self.size
-        """Scratch for :meth:`extra`: each call writes the pile slots it reads."""
+        """Scratch for :meth:`extra` and :meth:`joint`: each call writes the slots it
+        reads."""
+        flags = model.flags
+        self.dealt = not (
+            flags.pyramid_stock or flags.stock_waste or flags.cell_stock or flags.stock_top
+        )
+        """Whether a stock card leaves the stock only by being dealt (as :func:`deal_bound`
+        needs; else :meth:`joint` prices stock cards at nothing, as :meth:`extra` does)."""
+        self.draw = model.rules.draw_count
 
     @staticmethod
     def applies(model: Model) -> bool:
@@ -524,8 +542,18 @@ class PileDig:
             targets |= live
         if not todo:
             return 0
-        costs = self.costs
-        ranks = self.ranks
+        costs = self.walk(board, lo, piles, targets, base)
+        worst = 0
+        for e, live in todo:
+            c = _cheapest(costs, live, e)
+            if c > worst:
+                worst = c
+        return worst
+
+    def walk(self, board: int, lo: int, piles: object, targets: int, base: list[int]) -> list[int]:
+        """The scratch list of costs, written for the pile cards of ``targets``: each pile
+        walked from its top down to its lowest target (see the class)."""
+        costs, ranks = self.costs, self.ranks
         for pile in (
             piles if isinstance(piles, tuple) else (board & ~PYRAMID_ALL & ((1 << lo) - 1),)
         ):
@@ -544,15 +572,95 @@ class PileDig:
                 total += STEP[i]
                 at[k] = i + 5
                 at[13 - k] += 1
-        worst = 0
-        for e, live in todo:
-            if e == 1:
-                c = min(costs[s] for s in slots_of(live))
+        return costs
+
+    def joint(self, state: State, dealt: int, floor: int) -> int:
+        """Rule ``bound-dig-or-deal``: the moves beyond the removal bound that a line from
+        ``state`` spends on draws and on everything else together, given that it draws at
+        least ``dealt`` times (:func:`deal_bound`) and spends at least ``floor`` other
+        moves beyond the removals (:class:`MoveBound`'s ``D``); the answer less ``dealt``
+        (so :class:`MoveBound` adds it where it added :meth:`extra`). Never below
+        ``max(floor, extra)``; :data:`LOST` when a requirement cannot be met.
+
+        The argument. :meth:`extra` prices only the pile cards and lets a stock card pass
+        for free, and :func:`deal_bound` counts the draws to a stock card only when every
+        partner of some card lies in the stock: a card whose partners lie deep in a pile
+        or late in the stock costs nothing in either. Yet each deck card ``d`` that the
+        line plays with a pyramid card costs in one of the two: if ``d`` lies in a pile
+        now, at least its dig cost ``c`` of other moves (the class's argument, one card);
+        if it lies in the stock, at least the ``ceil(k / draw_count)`` draws that deal
+        it, ``k`` being the stock cards up to it (no stock card is available under these
+        rules, so a draw is its only way out, and every card before it is dealt first;
+        no redeal is left). With the other bounds on both kinds of move, the line's draws
+        and other extra moves together number at least ``dealt + max(X, c)`` for a pile
+        card and ``max(dealt, draws) + X`` for a stock card, ``X`` being ``max(floor,
+        extra)``, and ``dealt + X`` for a deck card in the cell. A requirement ``(e,
+        slots)`` (:meth:`tables`) has the line play ``e`` different cards of ``slots``,
+        each worth at least its own figure, so the line spends at least the ``e``-th
+        smallest of them; the dearest requirement is taken.
+
+        >>> from pyramid_widget.engine.game import Game
+        >>> # 5H's partners: the 8C under a King and a 2 (two moves to dig) and the 8D,
+        >>> # the fourth stock card (two draws of three)
+        >>> g = Game.from_position("egypt", pyramid=[None] * 27 + ["5H"],
+        ...                        wastes=[["8C", "2D", "KS"]], stock=["AS", "3C", "4D", "8D"])
+        >>> model = Model.from_game(g)
+        >>> dig = PileDig(model)
+        >>> dig.extra(model.root), deal_bound(model, model.root), dig.joint(model.root, 0, 0)
+        (0, 0, 2)
+        """
+        board, lo, piles, cells, pno = state[0], state[1], state[2], state[3], state[4]
+        if self.passes is None or pno < self.passes:
+            return floor
+        base, kept = self.tables(board & PYRAMID_ALL, cells & PYRAMID_ALL)
+        if kept is None:
+            return LOST
+        if not kept:
+            return floor
+        alive = board | cells
+        stock = board >> lo << lo
+        targets = 0
+        for e, slots in kept:
+            live = slots & alive
+            if live.bit_count() < e:
+                return LOST
+            targets |= live
+        costs = self.walk(board, lo, piles, targets, base)
+        free = stock | cells & ~PYRAMID_ALL
+        worst = 0  # extra: the stock and the cell cost nothing
+        for s in slots_of(targets & free):
+            costs[s] = 0
+        for e, slots in kept:
+            c = _cheapest(costs, slots & alive, e)
+            if c > worst:
+                worst = c
+        x = worst if worst > floor else floor
+        rest = targets
+        while rest:  # the joint figures, less ``dealt``
+            low = rest & -rest
+            rest ^= low
+            s = low.bit_length() - 1
+            if low & stock:
+                over = 0
+                if self.dealt:
+                    over = -(-((stock & (low - 1)).bit_count() + 1) // self.draw) - dealt
+                costs[s] = x + over if over > 0 else x
             else:
-                c = sorted(costs[s] for s in slots_of(live))[e - 1]
+                c = costs[s]
+                costs[s] = c if c > x else x
+        worst = x
+        for e, slots in kept:
+            c = _cheapest(costs, slots & alive, e)
             if c > worst:
                 worst = c
         return worst
+
+
+def _cheapest(costs: list[int], slots: int, e: int) -> int:
+    """The ``e``-th smallest of ``costs`` over the slots of the mask ``slots``."""
+    if e == 1:
+        return min(costs[s] for s in slots_of(slots))
+    return sorted(costs[s] for s in slots_of(slots))[e - 1]
 
 
 def _removal_bound(model: Model) -> Callable[[State], int]:

@@ -21,7 +21,7 @@ from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.engine.cards import KING, rank
 from pyramid_widget.solver import solve
 from pyramid_widget.solver.model import PYRAMID_ALL, Model
-from pyramid_widget.solver.shortest_moves import MoveBound, PileDig, pyramid_moves
+from pyramid_widget.solver.shortest_moves import MoveBound, PileDig, deal_bound, pyramid_moves
 from tests.solver.test_exhaustive import reference
 from tests.support.engine import shuffled_corner
 from tests.support.tier import seeds
@@ -152,6 +152,98 @@ def test_no_dig_while_a_redeal_is_left() -> None:
         rules, pyramid=[None] * 27 + ["5H"], wastes=[["8C", "2D", "KS"]], pass_number=2
     )
     assert bound_parts(last)[1] == 2
+
+
+def dealt_position(rules: RuleSet, seed: int) -> Game:
+    """Two to four bottom-row pyramid cards whose partners lie both under one or two cards
+    of a waste pile and somewhere in a stock of three to seven cards, so that a line either
+    digs or deals; under a rule set with a cell, sometimes a card in it; the last pass."""
+    rng = random.Random(seed)
+    deck, pyramid = shuffled_corner(rng)
+    wastes: list[list[int]] = [[] for _ in range(rules.waste_piles)]
+    stock: list[int] = []
+    for card in pyramid:
+        if card is None:
+            continue
+        mates = [c for c in deck if rules.pairs(card, c)]
+        if len(mates) > 1 and rng.random() < 0.8:
+            deck.remove(mates[1])
+            stock.append(mates[1])
+        if mates and rng.random() < 0.8:
+            deck.remove(mates[0])
+            pile = wastes[rng.randrange(len(wastes))]
+            pile.append(mates[0])
+            for _ in range(rng.randint(1, 2)):
+                pile.append(deck.pop())
+    while len(stock) < rng.randint(3, 7):
+        stock.insert(rng.randrange(len(stock) + 1), deck.pop())
+    cells: list[int | None] = []
+    if rules.cells:
+        cells = [deck.pop() if rng.random() < 0.3 else None]
+    return Game.from_position(
+        rules,
+        pyramid=pyramid,
+        stock=stock,
+        wastes=wastes,
+        cells=cells,
+        pass_number=rules.passes or 1,
+    )
+
+
+@pytest.mark.parametrize("name", ["egypt", "egypt-no-cell", "two-waste-one-pass"])
+def test_dig_or_deal_never_exceeds_the_fewest_moves(name: str) -> None:
+    """Rule ``bound-dig-or-deal`` (:meth:`PileDig.joint`): on positions where the partners
+    lie deep in the piles and late in the stock, the whole bound never exceeds the plain
+    search's fewest moves; the rule must raise it above the dig count and the draws alone
+    on enough positions, and be exact on some."""
+    rules = RULES[name]
+    checked = raised = exact = 0
+    for seed in seeds(range(120), quick=60):
+        rng = random.Random(seed)
+        game = dealt_position(rules, seed)
+        for _ in range(4):
+            if game.is_over:
+                break
+            truth = reference(game)
+            if truth is not None:
+                model = Model.from_game(game).for_shortest()
+                bound = MoveBound(model)
+                root = model.root
+                assert bound.dig is not None
+                whole = bound(root)
+                assert whole <= truth, (name, seed, str(game))
+                apart = max(bound.dig.extra(root), bound.delta(root[0] & PYRAMID_ALL, 0))
+                up = bound.extra(root) > apart
+                checked += 1
+                raised += up
+                exact += up and whole == truth
+            game.play(rng.choice(list(game.legal_moves)))
+    assert checked >= 40 and raised >= 5 and exact >= 2, (checked, raised, exact)
+
+
+def test_dig_or_deal_prices_each_partner_its_cheaper_way() -> None:
+    # 5H: its 8C lies under 2D and KS (two moves to dig), its 8D is the fourth stock card
+    # (two draws of three cards): two moves either way, where apart each way costs nothing
+    game = Game.from_position(
+        "egypt",
+        pyramid=[None] * 27 + ["5H"],
+        wastes=[["8C", "2D", "KS"]],
+        stock=["AS", "3C", "4D", "8D"],
+    )
+    model = Model.from_game(game).for_shortest()
+    bound = MoveBound(model)
+    assert bound.dig is not None
+    assert (bound.dig.extra(model.root), deal_bound(model, model.root)) == (0, 0)
+    assert bound(model.root) == 3 == reference(game)
+    # with the 8D first in the stock, one draw deals it
+    early = Game.from_position(
+        "egypt",
+        pyramid=[None] * 27 + ["5H"],
+        wastes=[["8C", "2D", "KS"]],
+        stock=["8D", "AS", "3C", "4D"],
+    )
+    model = Model.from_game(early).for_shortest()
+    assert MoveBound(model)(model.root) == 2 == reference(early)
 
 
 def top_position(rules: RuleSet, seed: int) -> Game:

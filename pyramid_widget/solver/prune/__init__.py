@@ -408,6 +408,16 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
             _S + "shortest_moves.free_pairs",
         ),
     ),
+    PruningRule(
+        "bound-dig-or-deal",
+        "A* bound of the move-by-move search: each deck card a pyramid card must be played "
+        "with costs its dig where it lies in a pile, or the draws that deal it where it lies "
+        "in the stock, so the draws and the other extra moves together are at least the "
+        "cheapest such figure of the dearest requirement.",
+        "As rule bound-dig's digging (sum-13 pairing, a pyramid-only win, no redeal left, no "
+        "waste pair or overlap discards); the draws only where no stock card is available.",
+        (_S + "shortest_moves.PileDig.joint",),
+    ),
 )
 """Every pruning rule of the solver, by stable id (see the module docstring)."""
 
