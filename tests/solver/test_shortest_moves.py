@@ -113,3 +113,37 @@ def test_deal_bound_when_every_card_must_go_is_the_whole_stock() -> None:
         model = Model.from_game(game).for_shortest()
         stock = len(game.stock)
         assert deal_bound(model, model.root) == -(-stock // rules.draw_count), seed
+
+
+def first_partner_draws(model: Model) -> int:
+    """The draws :func:`deal_bound` asked for before its counting: every card that must go
+    whose partners left in play all lie in the stock needs the first of them dealt."""
+    board, lo, _, cells, _, _ = model.root
+    stock, alive = board >> lo << lo, board | cells
+    reach = 0
+    for slot in range(28):
+        mates = model.needs[slot] & alive
+        must = alive >> slot & 1 and not model.flags.lone_kings >> slot & 1
+        if must and mates and not mates & ~stock:
+            reach = max(reach, (mates & -mates).bit_length())
+    return -(-(stock & ((1 << reach) - 1)).bit_count() // model.rules.draw_count)
+
+
+@pytest.mark.parametrize("name", ["egypt", "two-waste", "draw-three"])
+def test_the_counting_finds_every_card_whose_partners_all_lie_in_the_stock(name: str) -> None:
+    """Under sum-13 pairing :func:`deal_bound` runs only its counting, which must ask for at
+    least the draws of the per-card rule it replaced, on positions and random moves on."""
+    rules = RULES[name]
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        game = long_stock_position(rules, seed)
+        for _ in range(5):
+            if game.is_over:
+                break
+            model = Model.from_game(game).for_shortest()
+            plain = first_partner_draws(model)
+            assert deal_bound(model, model.root) >= plain, (name, seed, str(game))
+            checked += plain > 0
+            game.play(rng.choice(list(game.legal_moves)))
+    assert checked >= 30, checked
