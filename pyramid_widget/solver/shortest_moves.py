@@ -628,31 +628,49 @@ class PileDig:
         costs = self.walk(board, lo, piles, targets, base)
         free = stock | cells & ~PYRAMID_ALL
         worst = 0  # extra: the stock and the cell cost nothing
-        for s in slots_of(targets & free):
-            costs[s] = 0
         for e, slots in kept:
-            c = _cheapest(costs, slots & alive, e)
+            live = slots & alive
+            if live & free:
+                if e == 1 or (live & free).bit_count() >= e:
+                    continue
+                c = sorted(costs[s] for s in slots_of(live & ~free))[
+                    e - 1 - (live & free).bit_count()
+                ]
+            else:
+                c = _cheapest(costs, live, e)
             if c > worst:
                 worst = c
         x = worst if worst > floor else floor
+        # the joint figures, less ``dealt``: a pile card max(x, its dig), a stock card x
+        # plus its draws beyond ``dealt``, a deck card in the cell x
+        draw = self.draw if self.dealt else 0
         rest = targets
-        while rest:  # the joint figures, less ``dealt``
+        while rest:
             low = rest & -rest
             rest ^= low
             s = low.bit_length() - 1
             if low & stock:
-                over = 0
-                if self.dealt:
-                    over = -(-((stock & (low - 1)).bit_count() + 1) // self.draw) - dealt
+                over = -(-((stock & (low - 1)).bit_count() + 1) // draw) - dealt if draw else 0
                 costs[s] = x + over if over > 0 else x
-            else:
-                c = costs[s]
-                costs[s] = c if c > x else x
+            elif low & free or costs[s] < x:
+                costs[s] = x
         worst = x
         for e, slots in kept:
-            c = _cheapest(costs, slots & alive, e)
-            if c > worst:
-                worst = c
+            live = slots & alive
+            if e == 1:
+                best = LOST
+                while live:
+                    low = live & -live
+                    live ^= low
+                    c = costs[low.bit_length() - 1]
+                    if c < best:
+                        best = c
+                        if c == x:
+                            break
+            else:
+                best = sorted(costs[s] for s in slots_of(live))[e - 1]
+            if best > worst:
+                worst = best
         return worst
 
 
