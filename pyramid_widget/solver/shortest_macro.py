@@ -546,7 +546,7 @@ class Tables:
         return late if late > bound else bound
 
     def removals(self, board: int) -> int:
-        """The removals still needed (:func:`pyramid_removals`), cached per pyramid."""
+        """The removals still needed (the first entry of :meth:`pyramid`), cached per pyramid."""
         return self.info(board & PYRAMID_ALL)[0]
 
     def info(self, pyr: int) -> Info:
