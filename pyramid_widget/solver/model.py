@@ -295,7 +295,7 @@ class Model:
 
     def for_shortest(self) -> Model:
         """A copy whose move generator keeps every line of fewest moves (see
-        :attr:`Switches.forced_out`)."""
+        :attr:`Switches.forced_kings_out`)."""
         twin = copy.copy(self)
         twin.flags = Switches(self.rules, self.kings, shortest=True)
         return twin
