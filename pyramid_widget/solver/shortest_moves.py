@@ -612,13 +612,16 @@ class PileDig:
         board, lo, piles, cells, pno = state[0], state[1], state[2], state[3], state[4]
         if self.passes is None or pno < self.passes:
             return floor
+        stock = board >> lo << lo
+        if not stock or not self.dealt:  # every figure is then the dig's or the floor
+            extra = self.extra(state)
+            return extra if extra > floor else floor
         base, kept = self.tables(board & PYRAMID_ALL, cells & PYRAMID_ALL)
         if kept is None:
             return LOST
         if not kept:
             return floor
         alive = board | cells
-        stock = board >> lo << lo
         targets = 0
         for e, slots in kept:
             live = slots & alive
@@ -643,14 +646,14 @@ class PileDig:
         x = worst if worst > floor else floor
         # the joint figures, less ``dealt``: a pile card max(x, its dig), a stock card x
         # plus its draws beyond ``dealt``, a deck card in the cell x
-        draw = self.draw if self.dealt else 0
+        draw = self.draw
         rest = targets
         while rest:
             low = rest & -rest
             rest ^= low
             s = low.bit_length() - 1
             if low & stock:
-                over = -(-((stock & (low - 1)).bit_count() + 1) // draw) - dealt if draw else 0
+                over = -(-((stock & (low - 1)).bit_count() + 1) // draw) - dealt
                 costs[s] = x + over if over > 0 else x
             elif low & free or costs[s] < x:
                 costs[s] = x
