@@ -597,7 +597,9 @@ class PileDig:
         extra)``, and ``dealt + X`` for a deck card in the cell. A requirement ``(e,
         slots)`` (:meth:`tables`) has the line play ``e`` different cards of ``slots``,
         each worth at least its own figure, so the line spends at least the ``e``-th
-        smallest of them; the dearest requirement is taken.
+        smallest of them; the dearest requirement is taken. With no stock card left (or
+        where a stock card may leave without a draw, when a stock card's figure is ``X``
+        too) that is ``max(floor, extra)``, and :meth:`extra` alone is asked.
 
         >>> from pyramid_widget.engine.game import Game
         >>> # 5H's partners: the 8C under a King and a 2 (two moves to dig) and the 8D,

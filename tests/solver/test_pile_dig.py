@@ -14,6 +14,7 @@ there would fail them.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -63,9 +64,7 @@ def piled_position(rules: RuleSet, seed: int) -> Game:
             deck.remove(card)
             pile.append(card)
     stock = [deck.pop() for _ in range(rng.randint(0, 3))]
-    cells: list[int | None] = []
-    if rules.cells:
-        cells = [deck.pop() if rng.random() < 0.3 else None]
+    cells: list[int | None] = [deck.pop() if rng.random() < 0.3 else None] if rules.cells else []
     passes = rules.passes or 1
     return Game.from_position(
         rules,
@@ -77,6 +76,23 @@ def piled_position(rules: RuleSet, seed: int) -> Game:
     )
 
 
+def with_cell(
+    rules: RuleSet,
+    rng: random.Random,
+    deck: list[int],
+    pyramid: list[int | None],
+    stock: list[int],
+    wastes: list[list[int]],
+    pass_number: int,
+) -> Game:
+    """The position of these cards; under a rule set with a cell, a card of ``deck`` in it
+    three times in ten."""
+    cells: list[int | None] = [deck.pop() if rng.random() < 0.3 else None] if rules.cells else []
+    return Game.from_position(
+        rules, pyramid=pyramid, stock=stock, wastes=wastes, cells=cells, pass_number=pass_number
+    )
+
+
 def bound_parts(game: Game) -> tuple[int, int]:
     """``(the A*'s whole bound, PileDig's count)`` at the position of ``game``."""
     model = Model.from_game(game).for_shortest()
@@ -85,25 +101,34 @@ def bound_parts(game: Game) -> tuple[int, int]:
     return bound(model.root), bound.dig.extra(model.root)
 
 
+def won_walks(
+    make: Callable[[RuleSet, int], Game], rules: RuleSet, numbers: range, quick: int
+) -> Iterator[tuple[int, int, Game, int]]:
+    """``(seed, step, game, fewest moves)`` for each position that can be won among those
+    ``make(rules, seed)`` gives and four random moves on from each (three after it)."""
+    for seed in seeds(numbers, quick=quick):
+        rng = random.Random(seed)
+        game = make(rules, seed)
+        for step in range(4):
+            if game.is_over:
+                break
+            truth = reference(game)
+            if truth is not None:
+                yield seed, step, game, truth
+            game.play(rng.choice(list(game.legal_moves)))
+
+
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_dig_bound_never_exceeds_the_fewest_moves(name: str) -> None:
     rules = RULES[name]
     assert PileDig.applies(Model.from_game(piled_position(rules, 0)))
     checked = counted = exact = 0
-    for seed in seeds(range(80), quick=50):
-        rng = random.Random(seed)
-        game = piled_position(rules, seed)
-        for _ in range(4):  # the position, then a few random moves on from it
-            if game.is_over:
-                break
-            truth = reference(game)
-            if truth is not None:
-                bound, dig = bound_parts(game)
-                assert bound <= truth, (name, seed, str(game))
-                checked += 1
-                counted += dig > 0
-                exact += dig > 0 and bound == truth
-            game.play(rng.choice(list(game.legal_moves)))
+    for seed, _, game, truth in won_walks(piled_position, rules, range(80), 50):
+        bound, dig = bound_parts(game)
+        assert bound <= truth, (name, seed, str(game))
+        checked += 1
+        counted += dig > 0
+        exact += dig > 0 and bound == truth
     # the term must have counted, and have been tight, on enough positions to mean something
     assert checked >= 20 and counted >= 5 and exact >= 2, (checked, counted, exact)
 
@@ -177,17 +202,7 @@ def dealt_position(rules: RuleSet, seed: int) -> Game:
                 pile.append(deck.pop())
     while len(stock) < rng.randint(3, 7):
         stock.insert(rng.randrange(len(stock) + 1), deck.pop())
-    cells: list[int | None] = []
-    if rules.cells:
-        cells = [deck.pop() if rng.random() < 0.3 else None]
-    return Game.from_position(
-        rules,
-        pyramid=pyramid,
-        stock=stock,
-        wastes=wastes,
-        cells=cells,
-        pass_number=rules.passes or 1,
-    )
+    return with_cell(rules, rng, deck, pyramid, stock, wastes, rules.passes or 1)
 
 
 @pytest.mark.parametrize("name", ["egypt", "egypt-no-cell", "two-waste-one-pass"])
@@ -198,26 +213,18 @@ def test_dig_or_deal_never_exceeds_the_fewest_moves(name: str) -> None:
     on enough positions, and be exact on some."""
     rules = RULES[name]
     checked = raised = exact = 0
-    for seed in seeds(range(120), quick=60):
-        rng = random.Random(seed)
-        game = dealt_position(rules, seed)
-        for _ in range(4):
-            if game.is_over:
-                break
-            truth = reference(game)
-            if truth is not None:
-                model = Model.from_game(game).for_shortest()
-                bound = MoveBound(model)
-                root = model.root
-                assert bound.dig is not None
-                whole = bound(root)
-                assert whole <= truth, (name, seed, str(game))
-                apart = max(bound.dig.extra(root), bound.delta(root[0] & PYRAMID_ALL, 0))
-                up = bound.extra(root) > apart
-                checked += 1
-                raised += up
-                exact += up and whole == truth
-            game.play(rng.choice(list(game.legal_moves)))
+    for seed, _, game, truth in won_walks(dealt_position, rules, range(120), 60):
+        model = Model.from_game(game).for_shortest()
+        bound = MoveBound(model)
+        root = model.root
+        assert bound.dig is not None
+        whole = bound(root)
+        assert whole <= truth, (name, seed, str(game))
+        apart = max(bound.dig.extra(root), bound.delta(root[0] & PYRAMID_ALL, 0))
+        up = bound.extra(root) > apart
+        checked += 1
+        raised += up
+        exact += up and whole == truth
     assert checked >= 40 and raised >= 5 and exact >= 2, (checked, raised, exact)
 
 
@@ -270,17 +277,7 @@ def top_position(rules: RuleSet, seed: int) -> Game:
     wastes: list[list[int]] = [[] for _ in range(rules.waste_piles)]
     while loose and rng.random() < 0.6:
         wastes[rng.randrange(len(wastes))].append(loose.pop())
-    cells: list[int | None] = []
-    if rules.cells:
-        cells = [deck.pop() if rng.random() < 0.3 else None]
-    return Game.from_position(
-        rules,
-        pyramid=pyramid,
-        stock=loose,
-        wastes=wastes,
-        cells=cells,
-        pass_number=rules.passes or 1,
-    )
+    return with_cell(rules, rng, deck, pyramid, loose, wastes, rules.passes or 1)
 
 
 def test_order_counts_never_exceed_the_fewest_moves_on_deep_positions() -> None:
@@ -290,24 +287,16 @@ def test_order_counts_never_exceed_the_fewest_moves_on_deep_positions() -> None:
     random moves on; the shortest line has that length."""
     rules = RULES["egypt"]
     checked = capped = crossed = 0
-    for seed in seeds(range(60), quick=30):
-        rng = random.Random(seed)
-        game = top_position(rules, seed)
-        for step in range(4):
-            if game.is_over:
-                break
-            truth = reference(game)
-            if truth is not None:
-                model = Model.from_game(game).for_shortest()
-                bound = MoveBound(model)
-                root = model.root
-                assert bound(root) <= truth, (seed, str(game))
-                capped += bound.removals(root) > pyramid_moves(model, root, {})
-                crossed += bound.delta(root[0] & PYRAMID_ALL, root[3] & PYRAMID_ALL) > 0
-                checked += 1
-                if step == 0:
-                    assert len(solve(game, shortest=True).moves) == truth, seed
-            game.play(rng.choice(list(game.legal_moves)))
+    for seed, step, game, truth in won_walks(top_position, rules, range(60), 30):
+        model = Model.from_game(game).for_shortest()
+        bound = MoveBound(model)
+        root = model.root
+        assert bound(root) <= truth, (seed, str(game))
+        capped += bound.removals(root) > pyramid_moves(model, root, {})
+        crossed += bound.delta(root[0] & PYRAMID_ALL, root[3] & PYRAMID_ALL) > 0
+        checked += 1
+        if step == 0:
+            assert len(solve(game, shortest=True).moves) == truth, seed
     assert checked >= 20 and capped >= 2 and crossed >= 2, (checked, capped, crossed)
 
 
