@@ -44,7 +44,10 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     cell), positions it proves lost are dropped (no win, so no shortest win, is lost) and a
     forced pair is the only move tried (rule ``pile-forced-pair``: the line gets no longer); with one pass
     and a cell, a cell move is taken only together with a next move that uses what it freed
-    (rule ``cell-follow-up``, which also keeps a line no longer), as one step of two moves. ``ceiling``
+    (rule ``cell-follow-up``, which also keeps a line no longer), as one step of two moves.
+    Positions of the last pass that differ only in which card of a rank lies where are kept
+    once, by :class:`RankKey` (rule ``rank-order``): ``egypt`` deals 16 and 25 expanded
+    129,827 and 191,557 positions without it, 68,447 and 92,876 with it. ``ceiling``
     (the length of a known winning line) lets the search drop nodes that cannot beat it.
     """
     if budget.node_limit < 1:
@@ -57,18 +60,19 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     if model.is_dead(root) or dead(root):
         return Result(False, [], 1)
     bound = MoveBound(model)
+    key = RankKey(model).key
     parent: dict[State, tuple[State, StepMove] | None] = {root: None}
-    depth = {root: 0}
+    depth = {key(root): 0}
     counter = 0
-    heap = [(bound(root), 0, counter, root, True)]
+    heap = [(bound(root), 0, counter, root, True, key(root))]
     nodes = 0
     node_limit = budget.node_limit
     limit = ceiling if ceiling is not None else 1 << 30
     try:
         while heap:
-            f, negg, _, state, full = heapq.heappop(heap)
+            f, negg, _, state, full, mark = heapq.heappop(heap)
             g = -negg
-            if depth.get(state, g) < g:
+            if depth.get(mark, g) < g:
                 continue
             if not full:  # queued with the cheap part of the bound: the rest now (lazy A*)
                 if dead(state):
@@ -77,7 +81,7 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
                 if more:
                     if f + more <= limit:
                         counter += 1
-                        heapq.heappush(heap, (f + more, negg, counter, state, True))
+                        heapq.heappush(heap, (f + more, negg, counter, state, True, mark))
                     continue
             if nodes >= node_limit:
                 raise OutOfBudget
@@ -91,18 +95,92 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
                 steps = [fused for step in steps for fused in _fused(step, state, fuse)]
             for move, nxt in steps:
                 ng = g + len(move) // 3
-                if depth.get(nxt, limit + 1) <= ng:
+                nmark = key(nxt)
+                if depth.get(nmark, limit + 1) <= ng:
                     continue
                 f = ng + bound.cheap(nxt)
                 if f > limit:
                     continue
-                depth[nxt] = ng
+                depth[nmark] = ng
                 parent[nxt] = (state, move)
                 counter += 1
-                heapq.heappush(heap, (f, -ng, counter, nxt, False))
+                heapq.heappush(heap, (f, -ng, counter, nxt, False, nmark))
     except OutOfBudget:
         return Result(None, [], nodes)
     return Result(False, [], nodes)
+
+
+class RankKey:
+    """Rule ``rank-order`` for the move-by-move search: positions of the last pass that
+    differ only in which card of a rank lies where are searched as one.
+
+    Soundness. Whether two cards pair, whether a King goes alone and when the game is won
+    depend on ranks alone under every pairing of the classic model, never on suits. In the
+    last pass no redeal comes, so what a position can do depends on the pyramid cards (by
+    slot), the ranks in each waste pile from the bottom up, the ranks in the stock in the
+    order they will be dealt (the ``j``-th lands on a pile by ``j`` alone), the cards in the
+    cells (pyramid ones by slot, deck ones by rank) and the stall flag. Two positions alike
+    in all of these are one game up to renaming cards of one rank: each move of one is a
+    move of the other, one is won exactly when the other is, and their fewest moves to a
+    win are equal, so the search keeps the cheaper one. (With a redeal left the next pass
+    deals the deck cards left in slot order, across the piles, so the key is then the
+    position itself.) Lines are kept per position, so nothing needs renaming.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("egypt", pyramid=[None] * 26 + ["5H", "5S"],
+    ...                        wastes=[["TC", "8C"], [], []], stock=["8D"])
+    >>> model = Model.from_game(g)
+    >>> board, lo, piles, cells, pno, flag = model.root  # TC in slot 28, 8C 29, 8D 30
+    >>> left = board & ~(1 << 26) & ~(1 << 30)  # 5H+8C, then the 8D dealt onto the TC
+    >>> a = (left | 1 << 30) & ~(1 << 29), 31, (1 << 28 | 1 << 30, 0, 0), cells, pno, flag
+    >>> b = left | 1 << 29, 31, (1 << 28 | 1 << 29, 0, 0), cells, pno, flag  # dealt, 5H+8D
+    >>> key = RankKey(model).key
+    >>> a != b and key(a) == key(b)
+    True
+    """
+
+    def __init__(self, model: Model) -> None:
+        self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.codes: dict[int, int] = {0: 0}
+        """:meth:`code` per mask."""
+        self.passes = model.rules.passes
+        self.multi = model.flags.piles > 1
+
+    def code(self, mask: int) -> int:
+        """The ranks of the cards of ``mask`` in slot order, four bits each (ranks are 1 to
+        13, so no two sequences share a code)."""
+        hit = self.codes.get(mask)
+        if hit is None:
+            hit = 0
+            ranks = self.ranks
+            rest = mask
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                hit = hit << 4 | ranks[low.bit_length() - 1]
+            self.codes[mask] = hit
+        return hit
+
+    def key(self, state: State) -> object:
+        """The key :func:`a_star` keeps positions by: ``state`` itself while a redeal is
+        left, else the ranks as above."""
+        board, lo, piles, cells, pno, flag = state
+        if self.passes is None or pno < self.passes:
+            return state
+        code = self.code
+        stock = board >> lo << lo
+        parked = code(cells & ~PYRAMID_ALL)
+        if self.multi:
+            return (
+                board & PYRAMID_ALL,
+                *map(code, piles),
+                code(stock),
+                cells & PYRAMID_ALL,
+                parked,
+                flag,
+            )
+        waste = board & ~PYRAMID_ALL & ~stock
+        return (board & PYRAMID_ALL, code(waste), code(stock), cells & PYRAMID_ALL, parked, flag)
 
 
 def deal_bound(

@@ -15,10 +15,10 @@ import random
 import pytest
 
 from pyramid_widget import Game, RuleSet, get_rules
-from pyramid_widget.solver import solve
-from pyramid_widget.solver.model import Model
-from pyramid_widget.solver.search import lower_bound
-from pyramid_widget.solver.shortest_moves import _removal_bound, deal_bound
+from pyramid_widget.solver import shortest_moves, solve
+from pyramid_widget.solver.model import Model, State
+from pyramid_widget.solver.search import Budget, lower_bound
+from pyramid_widget.solver.shortest_moves import _removal_bound, a_star, deal_bound
 from tests.solver.test_exhaustive import reference
 from tests.support.engine import shuffled_corner
 
@@ -147,3 +147,112 @@ def test_the_counting_finds_every_card_whose_partners_all_lie_in_the_stock(name:
             checked += plain > 0
             game.play(rng.choice(list(game.legal_moves)))
     assert checked >= 30, checked
+
+
+def along_deal(rules: RuleSet, number: int, share: float) -> Game:
+    """Deal ``number`` after the first ``share`` of its decision line's moves."""
+    game = Game(rules, deal=number)
+    line = solve(game).moves
+    for move in line[: int(len(line) * share)]:
+        game.play(move)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("name", "numbers", "least"), [("egypt", range(6), 500), ("apophis", range(14, 20), 3)]
+)
+def test_positions_alike_but_for_suits_are_searched_once(
+    name: str, numbers: range, least: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule ``rank-order`` in the move-by-move search (:class:`RankKey`): on positions part
+    of the way along deals, the search meets positions of the last pass that differ only
+    in which card of a rank lies where and keeps one of each, and it finds the same
+    verdicts and lengths as the same search keeping every position (its key replaced by
+    the position itself), with and without a ceiling one below the fewest."""
+    merged = []
+
+    class Counting(shortest_moves.RankKey):
+        def __init__(self, model: Model) -> None:
+            super().__init__(model)
+            self.seen: dict[object, State] = {}
+
+        def key(self, state: State) -> object:
+            mark = super().key(state)
+            if self.seen.setdefault(mark, state) != state:
+                merged.append(mark)
+            return mark
+
+    def by_position(self: shortest_moves.RankKey, state: State) -> object:
+        return state
+
+    rules = RULES[name]
+    compared = 0
+    for number in numbers:
+        for share in (0.4, 0.6, 0.75):
+            model = Model.from_game(along_deal(rules, number, share)).for_shortest()
+            monkeypatch.setattr(shortest_moves, "RankKey", Counting)
+            found = a_star(model, Budget(20_000, None))
+            monkeypatch.setattr(shortest_moves.RankKey, "key", by_position)
+            plain = a_star(model, Budget(40_000, None))
+            monkeypatch.undo()
+            if found.found is None or plain.found is None:
+                continue
+            compared += 1
+            assert found.found is plain.found, (name, number, share)
+            assert len(found.line) == len(plain.line), (name, number, share)
+            if found.found and found.line:
+                below = len(found.line) - 1
+                monkeypatch.setattr(shortest_moves, "RankKey", Counting)
+                assert a_star(model, Budget(20_000, None), below).found is False
+                monkeypatch.undo()
+    assert compared >= 12 and len(merged) >= least, (compared, len(merged))
+
+
+def test_the_rank_key_tells_apart_what_the_game_does() -> None:
+    """:class:`RankKey` forgets suits and nothing else: in the last pass two positions with
+    8C and 8D swapped between the same places on a pile are one key, but not when the 8s
+    lie on different piles, when the stock differs, when the pyramid differs, or while a
+    redeal is left (the next pass deals the deck cards in slot order across the piles)."""
+    game = Game.from_position(
+        "egypt",
+        pyramid=[None] * 26 + ["5H", "5S"],
+        wastes=[["TC", "8C"], ["8D"], []],
+        stock=["AS", "2S", "3S"],
+    )
+    model = Model.from_game(game)
+    key = shortest_moves.RankKey(model).key
+    board, lo, (one, two, three), cells, pno, flag = model.root
+    c8, d8 = one.bit_length() - 1, two.bit_length() - 1
+    swapped = (
+        board,
+        lo,
+        (one & ~(1 << c8) | 1 << d8, two & ~(1 << d8) | 1 << c8, three),
+        cells,
+        pno,
+        flag,
+    )
+    assert key(swapped) == key(model.root)
+    assert key((board, lo, (two, one, three), cells, pno, flag)) != key(model.root)
+    fewer = board & ~(1 << (board.bit_length() - 1))  # the last stock card gone
+    assert key((fewer, lo, (one, two, three), cells, pno, flag)) != key(model.root)
+    assert key((board & ~(1 << 26), lo, (one, two, three), cells, pno, flag)) != key(model.root)
+    two_passes = Model.from_game(
+        Game.from_position(
+            get_rules("egypt").replace(name="egypt-2", passes=2),
+            pyramid=[None] * 26 + ["5H", "5S"],
+            wastes=[["TC", "8C"], ["8D"], []],
+            stock=["AS", "2S", "3S"],
+        )
+    )
+    first = shortest_moves.RankKey(two_passes).key
+    board, lo, (one, two, three), cells, pno, flag = two_passes.root
+    c8, d8 = one.bit_length() - 1, two.bit_length() - 1
+    again = (
+        board,
+        lo,
+        (one & ~(1 << c8) | 1 << d8, two & ~(1 << d8) | 1 << c8, three),
+        cells,
+        pno,
+        flag,
+    )
+    assert pno == 1 and first(again) != first(two_passes.root)

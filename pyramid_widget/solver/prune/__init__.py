@@ -116,10 +116,18 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "rank-order",
         "Positions with the same pyramid cards and the same ranks in the same order in the "
         "waste and in the stock, in the same pass, are searched as one (the one whose deck "
-        "cards lie lowest); its line is renamed onto the real cards.",
+        "cards lie lowest); its line is renamed onto the real cards. In the move-by-move "
+        "search, positions of the last pass with the same pyramid cards, the same ranks in "
+        "the same order on each waste pile and in the stock and the same cell contents "
+        "(deck cards by rank) are kept once, the cheaper.",
         "Pairing, lone Kings and the win depend on ranks only (every pairing of the classic "
-        "model); one waste pile (the macro moves).",
-        (_S + "shortest_macro.RankOrder", _S + "shortest_macro.macro_a_star"),
+        "model); one waste pile (the macro moves), or no redeal left (the move-by-move "
+        "search: a redeal deals the deck cards in slot order across the piles).",
+        (
+            _S + "shortest_macro.RankOrder",
+            _S + "shortest_macro.macro_a_star",
+            _S + "shortest_moves.RankKey",
+        ),
     ),
     PruningRule(
         "one-pass-lost",
