@@ -233,6 +233,8 @@ def test_the_rank_key_tells_apart_what_the_game_does() -> None:
     )
     assert key(swapped) == key(model.root)
     assert key((board, lo, (two, one, three), cells, pno, flag)) != key(model.root)
+    moved = (board, lo, (one & ~(1 << c8), two | 1 << c8, three), cells, pno, flag)
+    assert key(moved) != key(model.root)  # TC | 8C 8D against TC 8C | 8D
     fewer = board & ~(1 << (board.bit_length() - 1))  # the last stock card gone
     assert key((fewer, lo, (one, two, three), cells, pno, flag)) != key(model.root)
     assert key((board & ~(1 << 26), lo, (one, two, three), cells, pno, flag)) != key(model.root)
