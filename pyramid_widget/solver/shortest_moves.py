@@ -609,28 +609,32 @@ class PileDig:
         if not kept:
             return 0
         alive = board | cells
-        free = board >> lo << lo | cells & ~PYRAMID_ALL  # stock cards, a deck card in the cell
-        todo: list[tuple[int, int]] = []  # (e, pile slots): the e-th cheapest of them
+        todo = self.dug(kept, alive, board >> lo << lo | cells & ~PYRAMID_ALL)
+        if todo is None:
+            return LOST
+        if not todo:
+            return 0
         targets = 0
+        for _, live in todo:
+            targets |= live
+        return _dearest(self.walk(board, lo, piles, targets, base), todo)
+
+    @staticmethod
+    def dug(kept: list[tuple[int, int]], alive: int, free: int) -> list[tuple[int, int]] | None:
+        """The requirements ``kept`` (:meth:`tables`) left to the piles: ``(e, pile slots)``
+        per requirement that the ``free`` cards in play (stock cards, a deck card in the
+        cell, which cost nothing here) do not meet, the ``e``-th cheapest of those slots
+        to be dug out; ``None`` when a requirement can never be met."""
+        todo = []
         for e, slots in kept:
             live = slots & alive
             cheap = (live & free).bit_count()
             if cheap >= e:
                 continue
             if live.bit_count() < e:
-                return LOST
-            live &= ~free
-            todo.append((e - cheap, live))
-            targets |= live
-        if not todo:
-            return 0
-        costs = self.walk(board, lo, piles, targets, base)
-        worst = 0
-        for e, live in todo:
-            c = _cheapest(costs, live, e)
-            if c > worst:
-                worst = c
-        return worst
+                return None
+            todo.append((e - cheap, live & ~free))
+        return todo
 
     def walk(self, board: int, lo: int, piles: object, targets: int, base: list[int]) -> list[int]:
         """The scratch list of costs, written for the pile cards of ``targets``: each pile
@@ -706,27 +710,15 @@ class PileDig:
         if not kept:
             return floor
         alive = board | cells
-        targets = 0
-        for e, slots in kept:
-            live = slots & alive
-            if live.bit_count() < e:
-                return LOST
-            targets |= live
-        costs = self.walk(board, lo, piles, targets, base)
         free = stock | cells & ~PYRAMID_ALL
-        worst = 0  # extra: the stock and the cell cost nothing
-        for e, slots in kept:
-            live = slots & alive
-            if live & free:
-                if e == 1 or (live & free).bit_count() >= e:
-                    continue
-                c = sorted(costs[s] for s in slots_of(live & ~free))[
-                    e - 1 - (live & free).bit_count()
-                ]
-            else:
-                c = _cheapest(costs, live, e)
-            if c > worst:
-                worst = c
+        todo = self.dug(kept, alive, free)
+        if todo is None:
+            return LOST
+        targets = 0
+        for _, slots in kept:
+            targets |= slots & alive
+        costs = self.walk(board, lo, piles, targets, base)
+        worst = _dearest(costs, todo)  # :meth:`extra`'s answer
         x = worst if worst > floor else floor
         # the joint figures, less ``dealt``: a pile card max(x, its dig), a stock card x
         # plus its draws beyond ``dealt``, a deck card in the cell x
@@ -761,11 +753,18 @@ class PileDig:
         return worst
 
 
-def _cheapest(costs: list[int], slots: int, e: int) -> int:
-    """The ``e``-th smallest of ``costs`` over the slots of the mask ``slots``."""
-    if e == 1:
-        return min(costs[s] for s in slots_of(slots))
-    return sorted(costs[s] for s in slots_of(slots))[e - 1]
+def _dearest(costs: list[int], todo: list[tuple[int, int]]) -> int:
+    """The largest, over ``todo``'s ``(e, slots)``, of the ``e``-th smallest of ``costs``
+    over the slots of the mask ``slots`` (0 for none)."""
+    worst = 0
+    for e, slots in todo:
+        if e == 1:
+            c = min(costs[s] for s in slots_of(slots))
+        else:
+            c = sorted(costs[s] for s in slots_of(slots))[e - 1]
+        if c > worst:
+            worst = c
+    return worst
 
 
 def _removal_bound(model: Model) -> Callable[[State], int]:
