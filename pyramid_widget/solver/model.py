@@ -132,6 +132,8 @@ class Model:
     cell, a pyramid-only win (:mod:`pyramid_widget.solver.macro`)."""
     rank_masks: list[int] = field(init=False)
     """``rank_masks[r]``: the slots of the cards of rank ``r``."""
+    ranks: list[int] = field(init=False)
+    """``ranks[slot]``: the rank of the slot's card (0 for an empty slot)."""
     partners: list[int] = field(init=False)
     """``partners[slot]``: slots whose cards pair with this slot's card."""
     chains: list[int] = field(init=False)
@@ -204,10 +206,11 @@ class Model:
         """Precompute partner, requirement and rank masks (see :func:`needs_mask`)."""
         rules, cards = self.rules, self.cards
         n = len(cards)
+        self.ranks = [rank(c) if c >= 0 else 0 for c in cards]
         self.rank_masks = [0] * 14
-        for s, c in enumerate(cards):
-            if c >= 0:
-                self.rank_masks[rank(c)] |= 1 << s
+        for s, r in enumerate(self.ranks):
+            if r:
+                self.rank_masks[r] |= 1 << s
         # pairing depends on ranks only: two cards of ranks r and r2 (not the same card)
         pair_ranks = [0] + [
             sum(

@@ -502,7 +502,7 @@ class Tables:
         """The most pyramid pairs per rank class (:class:`~.bounds.PairTable`)."""
         self.joint = PairTable(model, classes=False)
         """The most pyramid pairs of all classes together (at most their sum)."""
-        self.rank = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.rank = model.ranks
         self.masks = model.rank_masks
         self.top = model.rules.stock_top_available
         self.passes = model.rules.passes

@@ -13,7 +13,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-from pyramid_widget.engine.cards import rank
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.solver.bounds import PairTable
 from pyramid_widget.solver.model import CELL, PYRAMID_ALL, Model, State, matched, slots_of
@@ -141,7 +140,7 @@ class RankKey:
     """
 
     def __init__(self, model: Model) -> None:
-        self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.ranks = model.ranks
         self.codes: dict[int, int] = {0: 0}
         """:meth:`code` per mask."""
         self.passes = model.rules.passes if model.rules.win == "pyramid" else None
@@ -533,7 +532,7 @@ class PileDig:
         self.size = len(model.cards)
         """Slots in all: the deck's, then any card in the cell at the start."""
         self.passes = model.rules.passes
-        self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
+        self.ranks = model.ranks
         self.cache: dict[tuple[int, int], tuple[list[int], list[tuple[int, int]] | None]] = {}
         self.costs = [LOST] * self.size
         """Scratch for :meth:`extra` and :meth:`joint`: each call writes the slots it
