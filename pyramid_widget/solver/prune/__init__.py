@@ -5,7 +5,8 @@
 functions that carry it out (a test checks that every one exists). The argument for each
 rule is in the docstring of its first function. The modules here hold the tests that look
 at a whole position: :mod:`.relax` (the free-stock relaxation), :mod:`.dig` (how deep the
-last pass can dig the waste) and :mod:`.piles` (several waste piles and the free cell).
+last pass can dig the waste), :mod:`.piles` (several waste piles and the free cell) and
+:mod:`.endgame` (the game left once the stock is dealt out on the last pass).
 
 Every rule holds for any position :meth:`Game.from_position
 <pyramid_widget.engine.game.Game.from_position>` accepts, not only for deals: covering is
@@ -230,6 +231,19 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
             _S + "decide_moves._dive",
             _S + "shortest_moves._fused",
         ),
+    ),
+    PruningRule(
+        "empty-stock",
+        "With the stock dealt out on the last pass, the A* first searches a position's "
+        "empty-stock game (removals and parks only) depth first for a win within the "
+        "position's level; with none it queues the position again at the bound that search "
+        "found (none: it is dropped). That search takes an available pyramid King or a "
+        "forced pair at once, a park only with a follow-up, stops where the removal count "
+        "exceeds the moves left, and remembers its answers for the solve.",
+        "Sum-13 pairing with Kings alone, a pyramid-only win, any two available cards pairing "
+        "(pyramid, waste tops, cell), at most one cell, no stall rule, no stock top play, the "
+        "root on the last pass; the move-by-move shortest search.",
+        (_S + "prune.endgame.EmptyStock.within", _S + "shortest_moves.a_star"),
     ),
     PruningRule(
         "stock-king-barrier",
