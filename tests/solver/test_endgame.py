@@ -12,7 +12,6 @@ card in the cell, and random moves on from there (parks of pyramid cards among t
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -26,6 +25,7 @@ from pyramid_widget.solver.prune.endgame import NEVER, EmptyStock
 from pyramid_widget.solver.search import Budget
 from pyramid_widget.solver.shortest_moves import MoveBound, a_star
 from tests.solver.test_exhaustive import reference
+from tests.solver.test_pile_dig import walks
 from tests.support.tier import seeds
 
 EGYPT = get_rules("egypt")
@@ -67,20 +67,6 @@ def empty_stock_position(rules: RuleSet, seed: int) -> Game:
     )
 
 
-def walks(rules: RuleSet, numbers: range, quick: int) -> Iterator[tuple[int, int, Game]]:
-    """``(seed, step, game)``: each position of :func:`empty_stock_position` still in play,
-    and up to three random moves on from it."""
-    for seed in seeds(numbers, quick=quick):
-        rng = random.Random(seed)
-        game = empty_stock_position(rules, seed)
-        for step in range(4):
-            if game.is_over:
-                break
-            yield seed, step, game
-            game = game.copy()
-            game.play(rng.choice(list(game.legal_moves)))
-
-
 def fresh(model: Model) -> EmptyStock:
     """The rule's search for ``model``, with the A*'s removal count."""
     return EmptyStock(model, MoveBound(model).removals)
@@ -96,7 +82,7 @@ def test_the_empty_stock_game_is_searched_as_the_plain_search_finds(name: str) -
     rules = RULES[name]
     counts = {True: 0, False: 0}
     without_parks = 0
-    for seed, step, game in walks(rules, range(300), quick=120):
+    for seed, step, game in walks(empty_stock_position, rules, range(300), quick=120):
         model = Model.from_game(game).for_shortest()
         assert EmptyStock.applies(model), (name, seed)
         truth = reference(game)
@@ -137,7 +123,7 @@ def test_the_a_star_with_the_rule_finds_the_fewest_moves(
         return need
 
     monkeypatch.setattr(EmptyStock, "within", counting)
-    for seed, step, game in walks(rules, range(300), quick=60):
+    for seed, step, game in walks(empty_stock_position, rules, range(300), quick=60):
         truth = reference(game)
         result = a_star(Model.from_game(game).for_shortest(), Budget(None, None))
         assert (len(result.line) if result.found else None) == truth, (name, seed, step)

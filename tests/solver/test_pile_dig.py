@@ -101,21 +101,31 @@ def bound_parts(game: Game) -> tuple[int, int]:
     return bound(model.root), bound.dig.extra(model.root)
 
 
-def won_walks(
+def walks(
     make: Callable[[RuleSet, int], Game], rules: RuleSet, numbers: range, quick: int
-) -> Iterator[tuple[int, int, Game, int]]:
-    """``(seed, step, game, fewest moves)`` for each position that can be won among those
-    ``make(rules, seed)`` gives and four random moves on from each (three after it)."""
+) -> Iterator[tuple[int, int, Game]]:
+    """``(seed, step, game)`` for each position still in play among those
+    ``make(rules, seed)`` gives and up to three random moves on from each (the game moves
+    on once the caller is done with it)."""
     for seed in seeds(numbers, quick=quick):
         rng = random.Random(seed)
         game = make(rules, seed)
         for step in range(4):
             if game.is_over:
                 break
-            truth = reference(game)
-            if truth is not None:
-                yield seed, step, game, truth
+            yield seed, step, game
             game.play(rng.choice(list(game.legal_moves)))
+
+
+def won_walks(
+    make: Callable[[RuleSet, int], Game], rules: RuleSet, numbers: range, quick: int
+) -> Iterator[tuple[int, int, Game, int]]:
+    """``(seed, step, game, fewest moves)`` for each position of :func:`walks` that can be
+    won."""
+    for seed, step, game in walks(make, rules, numbers, quick):
+        truth = reference(game)
+        if truth is not None:
+            yield seed, step, game, truth
 
 
 @pytest.mark.parametrize("name", sorted(RULES))
