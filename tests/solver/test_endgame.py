@@ -1,6 +1,7 @@
 """Rule ``empty-stock`` (:class:`~pyramid_widget.solver.prune.endgame.EmptyStock`): the
-exact decision of the game left once the stock is dealt out on the last pass, and the
-move-by-move A* that drops the positions it calls lost.
+search, within a number of moves, of the game left once the stock is dealt out on the last
+pass, and the move-by-move A* that sends back the positions it finds no win for within their
+level (and drops those it finds lost).
 
 The truth is the plain breadth-first search of ``tests/solver/test_exhaustive.py``, on
 random small positions with an empty stock: a few pyramid cards (some covering others),

@@ -1,6 +1,6 @@
 """Rule ``empty-stock``: once the stock is dealt out on the last pass, the game left is
 small and fixed, so whether a position can be won within a number of moves is searched
-exactly, on a plain depth-first search far cheaper a position than the A*'s.
+exactly, depth first, at a small part of what the A* spends on a position.
 
 With the stock empty and no redeal left nothing is ever dealt again: a move removes a King,
 removes two available cards that pair, or parks an available pyramid card or pile top in
@@ -9,8 +9,9 @@ differ only in which cards are left and what the cell holds, and :class:`EmptySt
 remembers what it learnt of each (won within so many moves, or not within so many) for the
 rest of the solve. Under ``egypt`` the move-by-move A* used to expand most of its positions
 there (deal 114: 710,501 of 828,129), most of them with no win within the A*'s level though
-its bound allowed one; asked before each such expansion, this search sends those back a
-level at about a twentieth of the cost a position (``docs/PERFORMANCE_LOG.md``).
+its bound allowed one; asked before each such expansion, this search sends those back to
+the bound it finds, at about a twentieth of the A*'s cost a position
+(``docs/PERFORMANCE_LOG.md``).
 
 The search keeps a shortest winning line, if there is one, through three reductions (each
 argued in :meth:`EmptyStock.within`): an available pyramid King goes at once; a pyramid card
@@ -49,9 +50,9 @@ NEVER = 1 << 20
 class EmptyStock:
     """Rule ``empty-stock`` for one solve: :meth:`within` answers whether a position with
     the stock dealt out on the last pass can be won within so many moves, or else how many
-    it needs at least. ``removals``:
-    an admissible count of the moves still needed to take the pyramid cards away, which
-    reads only the pyramid cards in place and in the cell (the A*'s removal count)."""
+    it needs at least. ``removals``: an admissible count of the moves still needed to take
+    the pyramid cards away, which reads only the pyramid cards in place and in the cell
+    (the A*'s removal count)."""
 
     def __init__(self, model: Model, removals: Callable[[State], int]) -> None:
         board, lo, piles, _, _, _ = model.root
