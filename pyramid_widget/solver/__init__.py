@@ -80,15 +80,16 @@ __all__ = ["FEWEST_NODE_CAP", "Solution", "Verdict", "solve", "solve_deal"]
 
 FEWEST_NODE_CAP = 1_200_000
 """The positions the fewest-moves search may expand when :func:`solve` is given neither
-``max_nodes`` nor ``max_seconds``. Its tables grow with every position (``egypt`` deal 15:
-1.34 GB when stopped here, after 77 s), so a search that cannot prove a deal's shortest line
-soon would otherwise fill a laptop's memory and take the notebook's kernel down with it.
-Past the cap the decision line is returned with ``shortest=False``, as when a limit runs
-out. Every deal 0-199 of every preset that is proved within 60 s needs fewer (the most:
-``egypt`` 114, 837,365 in 45.4 s since rules ``bound-dig-or-deal`` and ``rank-order``
-moved it, 177 having needed 1,033,065 before them; ``cheops`` 156, 764,258 since rule
-``bound-early-partner``, its process at 1.2 GB then); ``egypt``'s seven deals unproved
-within 60 s are not known to fit. A caller who gives either limit gets exactly that limit."""
+``max_nodes`` nor ``max_seconds``. Its tables grow with every position (``egypt`` deal 26:
+1.87 GB when stopped here, after 117 s), so a search that cannot prove a deal's shortest
+line soon would otherwise fill a laptop's memory and take the notebook's kernel down with
+it. Past the cap the decision line is returned with ``shortest=False``, as when a limit
+runs out. Every deal 0-199 of every preset that is proved within 60 s needs fewer (the
+most: ``cheops`` 156, 764,258 since rule ``bound-early-partner``, its process at 1.2 GB
+then; ``egypt`` 146, 228,228 since rule ``empty-stock``, 114 having needed 837,365 before
+it). Of ``egypt``'s six deals unproved within 60 s, five fit (the most: deal 19, 1,016,197
+positions in 111 s) and deal 26 does not. A caller who gives either limit gets exactly
+that limit."""
 
 
 class Verdict(str, enum.Enum):
