@@ -753,31 +753,21 @@ class PileDig:
                 costs[s] = x + over if over > 0 else x
             elif low & free or costs[s] < x:
                 costs[s] = x
-        worst = x
-        for e, slots in kept:
-            live = slots & alive
-            if e == 1:
-                best = LOST
-                while live:
-                    low = live & -live
-                    live ^= low
-                    c = costs[low.bit_length() - 1]
-                    if c < best:
-                        best = c
-                        if c == x:
-                            break
-            else:
-                best = sorted(costs[s] for s in slots_of(live))[e - 1]
-            if best > worst:
-                worst = best
-        return worst
+        return _dearest(costs, kept, x, alive)
 
 
-def _dearest(costs: list[int], todo: list[tuple[int, int]]) -> int:
-    """The largest, over ``todo``'s ``(e, slots)``, of the ``e``-th smallest of ``costs``
-    over the slots of the mask ``slots`` (0 for none)."""
-    worst = 0
+def _dearest(costs: list[int], todo: list[tuple[int, int]], floor: int = 0, alive: int = -1) -> int:
+    """The largest of ``floor`` and, over ``todo``'s ``(e, slots)``, the ``e``-th smallest of
+    ``costs`` over the slots of ``slots & alive`` (:data:`LOST` when there are fewer).
+
+    >>> _dearest([5, 1, 3, 9], [(1, 0b0101), (2, 0b1011)], alive=0b0111)  # 3, then 5
+    5
+    >>> _dearest([5, 1, 3, 9], [(1, 0b0101)], floor=4), _dearest([5, 1], [(3, 0b11)])
+    (4, 1048576)
+    """
+    worst = floor
     for e, slots in todo:
+        slots &= alive
         if e == 1:  # the cheapest, as a bit loop (the bound's hot path)
             c = LOST
             while slots:
@@ -786,8 +776,11 @@ def _dearest(costs: list[int], todo: list[tuple[int, int]]) -> int:
                 here = costs[low.bit_length() - 1]
                 if here < c:
                     c = here
+                    if c <= worst:  # this one cannot raise the answer
+                        break
         else:
-            c = sorted(costs[s] for s in slots_of(slots))[e - 1]
+            live = sorted(costs[s] for s in slots_of(slots))
+            c = live[e - 1] if len(live) >= e else LOST
         if c > worst:
             worst = c
     return worst
