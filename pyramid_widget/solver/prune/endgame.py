@@ -213,7 +213,7 @@ class EmptyStock:
                         pile = column & ndeck
                         fresh = 1 << (pile.bit_length() - 1) if pile else 0
                         break
-            now = avail & ~low | fresh | low
+            now = avail | fresh  # the parked card stays available, from the cell
             while fresh:
                 new = fresh & -fresh
                 fresh ^= new
