@@ -1,7 +1,7 @@
 """Benchmark shortest mode (issue 20): deals FIRST..FIRST+COUNT-1 per preset, one core.
 
 Run: ``.venv/bin/python benchmarks/bench_shortest.py [--rules relaxed egypt ...]
-[--first 0] [--count 200] [--max-seconds 60] [--jsonl FILE]``. Each preset runs in a fresh
+[--first 0] [--count 200] [--max-seconds 60] [--jsonl FILE] [--results DIR]``. Each preset runs in a fresh
 process (so its peak memory is its own) and its deals one after another. Every deal is
 solved twice: in decision mode and in shortest mode, and the two verdicts must agree
 (``agree``: deals where both decided and said the same; any disagreement is printed and
@@ -21,6 +21,11 @@ seconds of shortest mode over all deals (a stopped solve counts its limit), medi
 total over the winnable deals, max and total nodes,
 peak memory (resident set, MB, of the process, which also ran the decision solves), and
 the agreement count; then each issue-20 target with ``met`` or ``NOT met``.
+
+``--results DIR`` keeps each preset's run as ``DIR/bench_shortest_<rules>.jsonl``: a first
+line with the run's circumstances (commit, date, load average and reference loop before and
+after the preset, peak memory), then one line a deal. The README's shortest-mode table is
+printed from those files (:func:`markdown_row`), and a test keeps the two equal.
 
 Targets (issue 20; deals 0-199, one core, pure Python, solver CPU seconds):
 
@@ -42,8 +47,10 @@ import os
 import resource
 import signal
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -214,6 +221,60 @@ def calibrate(rounds: int = 3, size: int = 1_000_000) -> float:
     return statistics.median(runs)
 
 
+def _three(x: float) -> str:
+    """Seconds as the README's table shows them: three decimals under 10 s, one above."""
+    return f"{x:.3f}" if x < 10 else f"{x:.1f}"
+
+
+def markdown_row(rules: str, f: dict[str, Any], limit: float = 60.0) -> str:
+    """The README's row for one preset (a stopped deal's limit shows as ``60 (limit)``).
+
+    >>> f = {"win_pct": 59.5, "unknown": 0, "median": 0.0551, "p90": 0.344, "max": 0.981,
+    ...      "total": 24.04, "won_median": 0.148, "won_total": 23.92, "max_nodes": 19134,
+    ...      "total_nodes": 363582, "peak_mb": 123.9, "agree": 200, "compared": 200}
+    >>> markdown_row("relaxed", f)
+    '| `relaxed` | 59.5% | 0 | 0.055 | 0.344 | 0.98 | 24.0 | 0.148 / 23.9 | 19,134 | 363,582 | 124 | 200/200 |'
+    """
+    top = f"{limit:g} (limit)" if f["unknown"] else f"{f['max']:.2f}"
+    return (
+        f"| `{rules}` | {f['win_pct']:.1f}% | {f['unknown']} | {_three(f['median'])} | "
+        f"{_three(f['p90'])} | {top} | {f['total']:.1f} | "
+        f"{_three(f['won_median'])} / {f['won_total']:.1f} | {f['max_nodes']:,} | "
+        f"{f['total_nodes']:,} | {f['peak_mb']:,.0f} | {f['agree']}/{f['compared']} |"
+    )
+
+
+def _commit() -> str:
+    """The checkout's commit (short), or ``unknown`` outside a git checkout."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parent,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return done.stdout.strip()
+
+
+def save_results(path: Path, meta: dict[str, Any], result: dict[str, Any]) -> None:
+    """Write one preset's run: ``meta`` (with the peak memory added), then a line a deal."""
+    lines = [json.dumps({**meta, "peak_mb": round(result["peak_mb"], 1)})]
+    lines += [json.dumps(record) for record in result["records"]]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def load_results(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A file of :func:`save_results`: its first line, and the run as :func:`figures`
+    takes it."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    meta = json.loads(lines[0])
+    records = [json.loads(line) for line in lines[1:]]
+    return meta, {"rules": meta["rules"], "records": records, "peak_mb": meta["peak_mb"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark, print the table and the targets; 1 if the modes disagree."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -222,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--max-seconds", type=float, default=60.0, help="CPU s per solve")
     parser.add_argument("--jsonl", help="write one JSON line per deal to this file")
+    parser.add_argument("--results", help="keep each preset's run in this folder (see above)")
     args = parser.parse_args(argv)
     last = args.first + args.count - 1
     print(f"shortest-mode benchmark, deals {args.first}..{last}, CPU limit {args.max_seconds:g} s")
@@ -234,10 +296,24 @@ def main(argv: list[str] | None = None) -> int:
     out = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
     try:
         for rules in args.rules:
+            meta: dict[str, Any] = {
+                "rules": rules,
+                "commit": _commit(),
+                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                "first": args.first,
+                "count": args.count,
+                "max_seconds": args.max_seconds,
+                "load_before": load(),
+                "reference_before": round(calibrate(), 3) if args.results else None,
+            }
             with context.Pool(1) as pool:
                 result = pool.apply(run_rules, (rules, args.first, args.count, args.max_seconds))
             f = figures(result)
             print(row(rules, f), flush=True)
+            if args.results:
+                meta["load_after"] = load()
+                meta["reference_after"] = round(calibrate(), 3)
+                save_results(Path(args.results) / f"bench_shortest_{rules}.jsonl", meta, result)
             notes.append(f"{rules}:")
             notes.extend(verdicts(rules, f))
             if f["disagree"]:
