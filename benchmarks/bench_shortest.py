@@ -1,7 +1,8 @@
 """Benchmark shortest mode (issue 20): deals FIRST..FIRST+COUNT-1 per preset, one core.
 
 Run: ``.venv/bin/python benchmarks/bench_shortest.py [--rules relaxed egypt ...]
-[--first 0] [--count 200] [--max-seconds 60] [--jsonl FILE] [--results DIR]``. Each preset runs in a fresh
+[--first 0] [--count 200] [--max-seconds 60] [--jsonl FILE] [--results DIR]``, or
+``--show DIR`` to print the README's table from the runs kept there. Each preset runs in a fresh
 process (so its peak memory is its own) and its deals one after another. Every deal is
 solved twice: in decision mode and in shortest mode, and the two verdicts must agree
 (``agree``: deals where both decided and said the same; any disagreement is printed and
@@ -275,6 +276,40 @@ def load_results(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     return meta, {"rules": meta["rules"], "records": records, "peak_mb": meta["peak_mb"]}
 
 
+def show(folder: Path) -> None:
+    """Print the README's table from the runs kept in ``folder``, each preset's
+    circumstances under it, in :data:`TARGETS`' order."""
+    print(
+        "| rules | winnable | unknown | median s | p90 s | max s | total s | "
+        "winnable: median / total s | max nodes | total nodes | peak MB | modes agree |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|")
+    kept = []
+    for rules in DEFAULT_RULES:
+        path = folder / f"bench_shortest_{rules}.jsonl"
+        if path.exists():
+            meta, run = load_results(path)
+            print(markdown_row(rules, figures(run), meta["max_seconds"]))
+            kept.append(meta)
+    for meta in kept:
+        print(f"{meta['rules']}: {meta['commit']}, {meta['date']}, {circumstances(meta)}")
+
+
+def circumstances(meta: dict[str, Any]) -> str:
+    """A kept run's load average (one minute) and reference loop, before and after, as the
+    README quotes them.
+
+    >>> circumstances({"load_before": "0.70, 3.95, 2.95", "load_after": "1.28, 3.73, 2.91",
+    ...                "reference_before": 0.5634, "reference_after": 0.527})
+    'load 0.70 to 1.28, reference loop 0.563 and 0.527 CPU s'
+    """
+    before, after = meta["load_before"].split(",")[0], meta["load_after"].split(",")[0]
+    return (
+        f"load {before} to {after}, reference loop {meta['reference_before']:.3f} and "
+        f"{meta['reference_after']:.3f} CPU s"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark, print the table and the targets; 1 if the modes disagree."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -284,7 +319,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=60.0, help="CPU s per solve")
     parser.add_argument("--jsonl", help="write one JSON line per deal to this file")
     parser.add_argument("--results", help="keep each preset's run in this folder (see above)")
+    parser.add_argument("--show", help="print the README's table from the runs kept here")
     args = parser.parse_args(argv)
+    if args.show:
+        show(Path(args.show))
+        return 0
     last = args.first + args.count - 1
     print(f"shortest-mode benchmark, deals {args.first}..{last}, CPU limit {args.max_seconds:g} s")
     print(f"load average at start: {load()}")
