@@ -70,3 +70,32 @@ def test_the_reference_loop_is_timed_in_cpu_seconds() -> None:
     small = bench.calibrate(rounds=1, size=200_000)
     large = bench.calibrate(rounds=1, size=2_000_000)
     assert 0 < small < large < 60
+
+
+def test_a_kept_run_reads_back_as_it_was_written(tmp_path: Path) -> None:
+    bench = load_bench()
+    records = [record(0, "winnable", "winnable", 0.25), record(1, "unknown", "winnable", 60.0)]
+    meta = {"rules": "egypt", "commit": "abc1234", "load_before": "0.10, 0.20, 0.30"}
+    path = tmp_path / "bench_shortest_egypt.jsonl"
+    bench.save_results(path, meta, {"records": records, "peak_mb": 812.34})
+    read_meta, run = bench.load_results(path)
+    assert read_meta == {**meta, "peak_mb": 812.3} and run["records"] == records
+    row = bench.markdown_row("egypt", bench.figures(run))
+    assert row.startswith("| `egypt` | 100.0% | 1 | ") and "| 60 (limit) |" in row
+    assert row.endswith("| 812 | 1/1 |")
+
+
+def test_the_readme_table_says_what_the_kept_runs_say() -> None:
+    """Each preset's shortest-mode row in the README is what the benchmark prints from the
+    run kept in ``benchmarks/results/``, and its load average and reference loop are
+    quoted beside it, so the README cannot drift from the data behind it."""
+    bench = load_bench()
+    readme = (BENCH.parents[1] / "README.md").read_text(encoding="utf-8")
+    lines = readme.splitlines()
+    kept = sorted((BENCH.parent / "results").glob("bench_shortest_*.jsonl"))
+    assert {p.stem.removeprefix("bench_shortest_") for p in kept} == set(bench.TARGETS)
+    for path in kept:
+        meta, run = bench.load_results(path)
+        assert len(run["records"]) == 200 and meta["first"] == 0, path
+        assert bench.markdown_row(meta["rules"], bench.figures(run)) in lines, path
+        assert bench.circumstances(meta) in readme, path
