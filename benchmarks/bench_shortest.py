@@ -278,7 +278,7 @@ def load_results(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def show(folder: Path) -> None:
     """Print the README's table from the runs kept in ``folder``, each preset's
-    circumstances under it, in :data:`TARGETS`' order."""
+    circumstances under it, in :data:`DEFAULT_RULES`' order."""
     print(
         "| rules | winnable | unknown | median s | p90 s | max s | total s | "
         "winnable: median / total s | max nodes | total nodes | peak MB | modes agree |"
@@ -335,16 +335,17 @@ def main(argv: list[str] | None = None) -> int:
     out = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
     try:
         for rules in args.rules:
-            meta: dict[str, Any] = {
-                "rules": rules,
-                "commit": _commit(),
-                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                "first": args.first,
-                "count": args.count,
-                "max_seconds": args.max_seconds,
-                "load_before": load(),
-                "reference_before": round(calibrate(), 3) if args.results else None,
-            }
+            if args.results:  # the run's circumstances, kept with it
+                meta: dict[str, Any] = {
+                    "rules": rules,
+                    "commit": _commit(),
+                    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                    "first": args.first,
+                    "count": args.count,
+                    "max_seconds": args.max_seconds,
+                    "load_before": load(),
+                    "reference_before": round(calibrate(), 3),
+                }
             with context.Pool(1) as pool:
                 result = pool.apply(run_rules, (rules, args.first, args.count, args.max_seconds))
             f = figures(result)
