@@ -58,9 +58,23 @@ class LegalMoves:
 
     def __init__(self, game: Game) -> None:
         self._game = game
+        self._listed: tuple[Position, Status, tuple[Move, ...]] | None = None
+        """The moves last listed, with the position and status they are of."""
+
+    def _moves(self) -> tuple[Move, ...]:
+        """The legal moves now, listed once per position: ``list()`` and ``sorted()`` ask
+        a view for its length as well as iterating it. A move, undo or redo replaces the
+        game's position object (never changes it in place), so the object tells whether
+        the list is still the game's."""
+        listed, game = self._listed, self._game
+        if listed is not None and listed[0] is game._pos and listed[1] is game._status:
+            return listed[2]
+        moves = tuple(game._generate())
+        self._listed = (game._pos, game._status, moves)
+        return moves
 
     def __iter__(self) -> Iterator[Move]:
-        return self._game._generate()
+        return iter(self._moves())
 
     def __contains__(self, move: object) -> bool:
         if isinstance(move, str):
@@ -72,12 +86,12 @@ class LegalMoves:
 
     def count(self) -> int:
         """Return how many legal moves there are."""
-        return sum(1 for _ in self)
+        return len(self._moves())
 
     __len__ = count
 
     def __bool__(self) -> bool:
-        return any(True for _ in self)
+        return bool(self._moves())
 
     def __repr__(self) -> str:
         return f"<LegalMoves ({self.count()}): {', '.join(str(m) for m in self)}>"
@@ -112,12 +126,11 @@ class Game:
         self.deal_number: int | None = number
         self._first_deal: Deal | None = cards
         self._first_number: int | None = number
-        self._origin = self._start.copy()
+        self._origin = self._pos.copy()
 
     # -- construction -------------------------------------------------------------------
 
     def _setup(self, position: Position) -> None:
-        self._start = position.copy()
         self._pos = position
         self.round = 1
         self._score = 0
@@ -161,7 +174,7 @@ class Game:
         game._setup(position)
         game.deal, game.deal_number = None, None
         game._first_deal, game._first_number = None, None
-        game._origin = game._start.copy()
+        game._origin = game._pos.copy()
         return game
 
     # -- what a player sees -----------------------------------------------------------
@@ -393,12 +406,14 @@ class Game:
         return self.play(Move.next_round())
 
     def copy(self) -> Game:
-        """Return an independent copy that shares nothing mutable with this game."""
+        """Return an independent copy: nothing either game does later shows in the other.
+
+        The positions a game keeps as history (its first position and the undo snapshots)
+        are never changed in place, so the copy shares them.
+        """
         twin = Game.__new__(Game)
         twin.__dict__.update(self.__dict__)
         twin._pos = self._pos.copy()
-        twin._start = self._start.copy()
-        twin._origin = self._origin.copy()
         twin._scored = set(self._scored)
         twin._undo = deque(self._undo, maxlen=self._undo.maxlen)
         twin._redo = list(self._redo)
@@ -472,7 +487,6 @@ class Game:
         self.round += 1
         self.deal, self.deal_number = cards, None
         self._pos = pos
-        self._start = pos.copy()
         self._undo.clear()
         self._scored = set()  # a new round's removals earn again (undo never crosses a round)
         self._round_moves = 0

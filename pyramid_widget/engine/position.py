@@ -136,8 +136,9 @@ class Position:
     def available(self, stock_top: bool) -> Iterator[tuple[Card, Zone]]:
         """Yield each available card with its zone: uncovered pyramid cards, reserve tops,
         waste tops, cell cards and (when ``stock_top``) the top stock card."""
-        for pos, card in enumerate(self.pyramid):
-            if card is not None and self.uncovered(pos):
+        pyramid, covered_by = self.pyramid, self.layout.covered_by
+        for pos, card in enumerate(pyramid):  # uncovered(), inline: the engine's hot spot
+            if card is not None and all(pyramid[q] is None for q in covered_by[pos]):
                 yield card, Zone.PYRAMID
         for pile in self.reserves:
             if pile:

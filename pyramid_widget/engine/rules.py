@@ -74,6 +74,8 @@ class Pairing:
     name: str
     pairs: frozenset[tuple[int, int]]
     text: str = ""
+    either: frozenset[tuple[int, int]] = field(init=False, repr=False, compare=False)
+    """``pairs`` in both orders, for :meth:`matches`."""
 
     def __post_init__(self) -> None:
         pairs = set()
@@ -86,10 +88,11 @@ class Pairing:
                 )
             pairs.add((min(item), max(item)))
         object.__setattr__(self, "pairs", frozenset(pairs))
+        object.__setattr__(self, "either", frozenset(pairs | {(b, a) for a, b in pairs}))
 
     def matches(self, a: int, b: int) -> bool:
         """Whether rank values ``a`` and ``b`` pair."""
-        return (min(a, b), max(a, b)) in self.pairs
+        return (a, b) in self.either
 
     def partners(self, value: int) -> tuple[int, ...]:
         """The values that pair with ``value``, smallest first."""

@@ -92,6 +92,49 @@ def test_legal_moves_view() -> None:
     assert "draw" in repr(view)
 
 
+def test_a_held_view_follows_the_game_and_lists_each_position_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``list()`` and ``sorted()`` ask a view for its length and iterate it: the moves are
+    listed once for both. A view kept across moves, undo, redo and restart always shows the
+    game's moves now, never those it listed before."""
+    from pyramid_widget.engine import legality
+
+    listed = []
+    plain = legality.candidate_moves
+
+    def counting(*args: object) -> object:
+        listed.append(1)
+        return plain(*args)  # type: ignore[arg-type]
+
+    g = Game("medium", 7)
+    view = g.legal_moves
+    monkeypatch.setattr(legality, "candidate_moves", counting)
+    first = list(view)
+    assert sorted(view) == sorted(first) and view.count() == len(first) and bool(view)
+    assert len(listed) == 1, "one listing for list(), sorted(), count() and bool()"
+
+    def fresh() -> list[Move]:
+        return list(Game.from_json(g.to_json()).legal_moves)
+
+    g.play("draw")
+    drawn = fresh()
+    assert list(view) == drawn != first
+    g.play("3C+TD")
+    assert list(view) == fresh() != drawn
+    g.undo()
+    assert list(view) == drawn
+    g.redo()
+    assert list(view) == fresh() != drawn
+    g.restart()
+    assert list(view) == first and view.count() == len(first)
+    won = Game.from_position("medium", pyramid=bottom("5H", "8C"))
+    held = won.legal_moves
+    assert held.count() == 1
+    won.play("5H+8C")
+    assert list(held) == [] and not held and held.count() == 0
+
+
 def test_copy_is_independent() -> None:
     g = Game("medium", 7, clock=lambda: 0.0)
     g.play("draw")
@@ -102,6 +145,13 @@ def test_copy_is_independent() -> None:
     assert g.moves == 1 and g.wastes == ((parse_card("3C"),),)
     g.undo()
     assert twin.moves == 0
+    twin.play("draw")  # the copy shares the first position: a restart of either keeps it
+    twin.restart()
+    dealt = Game("medium", 7)
+    assert (twin.moves, twin.stock, twin.pyramid) == (0, dealt.stock, dealt.pyramid)
+    g.play("draw")
+    g.restart()
+    assert (g.moves, g.stock, g.pyramid) == (0, dealt.stock, dealt.pyramid)
 
 
 def test_restart_goes_back_to_the_deal() -> None:
