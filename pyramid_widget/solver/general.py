@@ -42,6 +42,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -2034,10 +2035,8 @@ def engine_search(game: Game, budget: Budget, *, shortest: bool) -> Result:
     seen = {engine_key(start)}
     nodes = 0
     limit = budget.node_limit
-    frontier: list[tuple[Game, list[Move]]] = [(start, [])]
-    pop: Callable[[], tuple[Game, list[Move]]] = (
-        (lambda: frontier.pop(0)) if shortest else frontier.pop
-    )
+    frontier: deque[tuple[Game, list[Move]]] = deque([(start, [])])
+    pop = frontier.popleft if shortest else frontier.pop
     try:
         while frontier:
             current, line = pop()
