@@ -202,8 +202,8 @@ def load() -> str:
 def calibrate(rounds: int = 3, size: int = 1_000_000) -> float:
     """CPU seconds of a fixed loop of the operations the solver spends its time on (integer
     bit operations, dict lookups and stores), the median of ``rounds`` runs: a yardstick for
-    this machine's speed on the day (0.4-0.5 s on the 2-core machine this project is built
-    on, on a quick day).
+    this machine's speed on the day (on the 2-core machine this project is built on,
+    0.29-0.32 s on its quick days and up to 0.73 s on its slow ones).
 
     >>> 0 < calibrate(rounds=1, size=1_000) < 1
     True
