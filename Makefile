@@ -1,6 +1,6 @@
 # Two commands a user types on a fresh machine with Python 3.10+ and make:
 #   make lab    set everything up and open notebooks/00_play.ipynb in JupyterLab
-#   make test   set everything up and run the test suite (its quick tier, about 12 minutes)
+#   make test   set everything up and run the test suite (its quick tier: 5-11 minutes here)
 #   make test-all   the same with every seed and every hand-played game (--thorough --every-way)
 PYTHON ?= python3
 VENV := .venv
