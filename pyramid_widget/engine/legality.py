@@ -148,7 +148,7 @@ def candidate_moves(rules: RuleSet, position: Position) -> Iterator[Move]:
         for card, zone in available:
             if zone in (Zone.PYRAMID, Zone.WASTE):
                 yield Move.to_cell(card)
-    if pos.stock:
+    if pos.stock:  # always: judge counts on it
         yield Move.draw()
     elif can_redeal(rules, pos):
         yield Move.redeal()
@@ -385,7 +385,9 @@ def judge(rules: RuleSet, position: Position) -> tuple[Status, str]:
         if not any(m.is_removal for m in moves):
             return Status.LOST, "a whole pass removed nothing and no removal is left (stall rule)"
         return Status.PLAYING, "the game is on"
-    if not any(True for _ in moves):
+    # a draw is legal whenever the stock has cards (see candidate_moves), so only a position
+    # with an empty stock needs its moves listed
+    if not pos.stock and not any(True for _ in moves):
         left = pos.cards_in_play()
         remain = "1 card remains" if left == 1 else f"{left} cards remain"
         return Status.LOST, f"no move is left ({remain})"

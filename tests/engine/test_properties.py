@@ -38,6 +38,8 @@ def random_play(game: Game, data: st.DataObject, steps: int) -> list[tuple[Any, 
         moves = list(game.legal_moves)
         if not moves or game.is_over:
             break
+        # legality.judge calls a position with stock left in play without listing its moves
+        assert not game.stock or Move.draw() in moves, "a draw is legal while the stock lasts"
         move = data.draw(st.sampled_from(moves))
         before.append(snapshot(game))
         game.play(move)
