@@ -126,12 +126,14 @@ class Game:
         self.deal_number: int | None = number
         self._first_deal: Deal | None = cards
         self._first_number: int | None = number
-        self._origin = self._pos.copy()
 
     # -- construction -------------------------------------------------------------------
 
-    def _setup(self, position: Position) -> None:
-        self._pos = position
+    def _setup(self, origin: Position) -> None:
+        """Start from ``origin``, kept as the game's first position (never changed in
+        place; the game plays on a copy)."""
+        self._origin = origin
+        self._pos = origin.copy()
         self.round = 1
         self._score = 0
         self._scored: set[Card] = set()
@@ -142,7 +144,7 @@ class Game:
         self._round_started = 0.0
         self._clock = Clock(self._time_source)
         self._status, self._reason = Status.PLAYING, "the game is on"
-        self._set_status(*_explain.judge(self.rules, position))
+        self._set_status(*_explain.judge(self.rules, self._pos))
 
     @classmethod
     def from_position(
@@ -174,7 +176,6 @@ class Game:
         game._setup(position)
         game.deal, game.deal_number = None, None
         game._first_deal, game._first_number = None, None
-        game._origin = game._pos.copy()
         return game
 
     # -- what a player sees -----------------------------------------------------------
@@ -398,7 +399,7 @@ class Game:
 
     def restart(self) -> None:
         """Start the same game again from its first position (score and clock reset)."""
-        self._setup(self._origin.copy())
+        self._setup(self._origin)
         self.deal, self.deal_number = self._first_deal, self._first_number
 
     def next_round(self) -> Move:
