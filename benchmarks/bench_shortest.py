@@ -260,6 +260,15 @@ def _commit() -> str:
     return done.stdout.strip()
 
 
+def results_file(folder: Path, rules: str) -> Path:
+    """Where ``--results folder`` keeps the run of ``rules``.
+
+    >>> results_file(Path("benchmarks/results"), "relaxed").name
+    'bench_shortest_relaxed.jsonl'
+    """
+    return folder / f"bench_shortest_{rules}.jsonl"
+
+
 def save_results(path: Path, meta: dict[str, Any], result: dict[str, Any]) -> None:
     """Write one preset's run: ``meta`` (with the peak memory added), then a line a deal."""
     lines = [json.dumps({**meta, "peak_mb": round(result["peak_mb"], 1)})]
@@ -286,7 +295,7 @@ def show(folder: Path) -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|")
     kept = []
     for rules in DEFAULT_RULES:
-        path = folder / f"bench_shortest_{rules}.jsonl"
+        path = results_file(folder, rules)
         if path.exists():
             meta, run = load_results(path)
             print(markdown_row(rules, figures(run), meta["max_seconds"]))
@@ -353,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.results:
                 meta["load_after"] = load()
                 meta["reference_after"] = round(calibrate(), 3)
-                save_results(Path(args.results) / f"bench_shortest_{rules}.jsonl", meta, result)
+                save_results(results_file(Path(args.results), rules), meta, result)
             notes.append(f"{rules}:")
             notes.extend(verdicts(rules, f))
             if f["disagree"]:
