@@ -125,7 +125,7 @@ def card_str(card: Card) -> str:
 
 
 def card_long_name(card: Card) -> str:
-    """Return the spoken name of ``card``, e.g. ``"Ten of diamonds"`` (for screen readers)."""
+    """Return the spoken name of ``card``, e.g. ``"10 of diamonds"`` or ``"Queen of hearts"`` (for screen readers)."""
     face = card % 52
     name = f"{RANK_NAMES[face // 4]} of {SUIT_NAMES[face % 4]}"
     return name + (" (second deck)" if card >= 52 else "")

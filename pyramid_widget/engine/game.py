@@ -101,7 +101,7 @@ class Game:
     """One game of Pyramid under a rule set, from a deal or a hand-made position.
 
     ``rules`` is a preset name or a :class:`~pyramid_widget.engine.rules.RuleSet`; ``deal`` a deal
-    number, a deal string, a sequence of 52 cards or ``None`` for a random numbered deal.
+    number, a deal string, a sequence of 52 cards (104 with two decks) or ``None`` for a random numbered deal.
     ``clock`` is the time source (``time.monotonic`` by default).
     Raises :class:`~pyramid_widget.errors.InvalidDealError` or
     :class:`~pyramid_widget.errors.InvalidRulesError` for bad arguments.

@@ -290,12 +290,12 @@ class RuleSet:
     """A complete set of Pyramid rules. Presets are instances; build others freely.
 
     Fields: ``pairing`` ("sum13": values total 13; "adjacent": same or adjacent rank, no
-    wrap), ``kings_alone`` (a lone available King is removed), ``waste_piles``, ``draw_count``
+    wrap; "sum11" and "sum12" for the family; or a :class:`Pairing` table), ``kings_alone`` (a lone available King is removed), ``waste_piles``, ``draw_count``
     (cards dealt by one draw, one pile after another), ``passes`` (traversals of the stock;
     ``None`` = unlimited), ``stock_top_available`` (the top stock card may be played),
     ``stock_face_up`` (the stock's top card is shown), ``pair_zones`` (which zones may pair
     with which, as ``"pyramid+waste"`` names), ``cells`` (free cells, ``egypt``),
-    ``win`` ("pyramid" empty or "all" 52 cards gone), ``undo_depth``, ``stall_rule`` (the
+    ``win`` ("pyramid" empty or "all" cards gone: 52, or 104 with two decks), ``undo_depth``, ``stall_rule`` (the
     ``easy`` rule: a whole pass with no removal and no removal left ends the game),
     ``rounds`` (winning a round deals the next one, ``egypt``) and ``scoring``.
     """
@@ -816,7 +816,7 @@ FAMILY_PRESETS: tuple[RuleSet, ...] = (
     TWO_PYRAMIDS,
     UP_AND_DOWN,
 )
-"""The relatives of docs/RULES.md's section 5 (the family)."""
+"""The relatives of docs/RULES.md's section 6 (the family)."""
 
 PRESETS: dict[str, RuleSet] = {r.name: r for r in CLASSIC_PRESETS + FAMILY_PRESETS}
 """The named rule sets of docs/RULES.md, by name: the seven classic ones first, then the family."""

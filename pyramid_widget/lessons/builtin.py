@@ -154,12 +154,12 @@ PAIRS_TO_13 = Lesson(
 KINGS = Lesson(
     "Kings clear alone",
     intro="A King is worth 13 all by itself, so it needs no partner: an available King is "
-    "removed alone. Click it twice (select it, then click it again).",
+    "removed alone. Click it once and it leaves.",
     summary="Kings go alone in every rule set except cheops, where a King pairs with a Queen "
     "or a King.",
     steps=[
         Step(
-            "A King is worth 13 on its own. Remove the King: click it twice.",
+            "A King is worth 13 on its own. Remove the King: click it.",
             {at(7, 2): "5D", at(7, 4): "KS", at(7, 6): "3C"},
             accept=["KS"],
             mistakes={"no-match": "{reason}. Here only the King can go, and it goes alone."},
@@ -184,7 +184,7 @@ KINGS = Lesson(
             goal=removed("KC", "KD"),
             allow=["king"],
             demo=["KC", "KD"],
-            mistakes={"no-match": "{reason}. Each King leaves on its own: click it twice."},
+            mistakes={"no-match": "{reason}. Each King leaves on its own: click it."},
             progress="One King gone. Now the other.",
             why="Each King is worth 13 by itself, so each one leaves alone.",
         ),

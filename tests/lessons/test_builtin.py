@@ -4,6 +4,7 @@ writes works the same way."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -282,3 +283,16 @@ def test_broken_lessons_are_refused_up_front() -> None:
         at(7, 8)
     with pytest.raises(LessonError, match="non-empty list"):
         Lesson("x", [])
+
+
+def test_lessons_say_a_king_goes_with_one_click() -> None:
+    """The board removes an available King at the first touch where Kings go alone (widget.js
+    ``tap``), so no lesson text may ask a learner to click one twice: a second click would
+    land on whatever card the King uncovered. (The course test in test_browser_course.py
+    clicks each King once.)"""
+    for lesson in LESSONS:
+        texts = [lesson.intro, lesson.summary]
+        for step in lesson.steps:
+            texts += [step.prompt, step.why, step.progress, *step.mistakes.values()]
+        for text in texts:
+            assert not re.search(r"twice|click it again", text), text
