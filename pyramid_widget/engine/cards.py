@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeAlias
 
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import InvalidCardError
 
 Card: TypeAlias = int
@@ -68,7 +69,7 @@ def make_card(rank_value: int, suit_index: int) -> Card:
     'KS'
     """
     if not 1 <= rank_value <= 13 or not 0 <= suit_index <= 3:
-        raise InvalidCardError(f"no card has rank {rank_value} and suit {suit_index}")
+        raise InvalidCardError(f"no card has rank {shown(rank_value)} and suit {shown(suit_index)}")
     return (rank_value - 1) * 4 + suit_index
 
 
@@ -103,7 +104,7 @@ def parse_card(text: str) -> Card:
     pyramid_widget.errors.InvalidCardError: 'ZZ' is not a card: use rank A23456789TJQK then suit CDHS, like 'TD'
     """
     if not isinstance(text, str):
-        raise InvalidCardError(f"{text!r} is not a card: expected a string like 'TD'")
+        raise InvalidCardError(f"{shown(text)} is not a card: expected a string like 'TD'")
     cleaned = text.strip().upper()
     second = cleaned.endswith(COPY_MARK)
     if second:
@@ -112,7 +113,7 @@ def parse_card(text: str) -> Card:
         cleaned = "T" + cleaned[2]
     if len(cleaned) != 2 or cleaned[0] not in RANKS or cleaned[1] not in SUITS:
         raise InvalidCardError(
-            f"{text!r} is not a card: use rank {RANKS} then suit {SUITS}, like 'TD'"
+            f"{shown(text)} is not a card: use rank {RANKS} then suit {SUITS}, like 'TD'"
         )
     return RANKS.index(cleaned[0]) * 4 + SUITS.index(cleaned[1]) + (52 if second else 0)
 

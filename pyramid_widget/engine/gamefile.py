@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pyramid_widget.engine.cards import Card, card_str, parse_card
 from pyramid_widget.engine.deals import format_deal, parse_deal
 from pyramid_widget.engine.moves import Move
+from pyramid_widget.engine.quoting import listed, shown
 from pyramid_widget.engine.record import GameRecord, StartPosition, TimedMove
 from pyramid_widget.engine.rules import RuleSet
 from pyramid_widget.errors import GameFileError, PyramidError
@@ -116,7 +117,7 @@ def read(source: str | bytes | Mapping[str, Any]) -> GameRecord:
     data = _parse(source)
     unknown = set(data) - _KEYS
     if unknown:
-        raise GameFileError(f"the saved game has unknown field(s) {_listed(unknown)}")
+        raise GameFileError(f"the saved game has unknown field(s) {listed(unknown)}")
     if "rules" not in data:
         raise GameFileError("the saved game lacks or garbles its rules")
     try:
@@ -153,11 +154,6 @@ def read(source: str | bytes | Mapping[str, Any]) -> GameRecord:
     )
 
 
-def _listed(keys: set[Any]) -> str:
-    shown = sorted(repr(k)[:40] for k in keys)
-    return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
-
-
 def _parse(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(source, Mapping):
         data: Any = dict(source)
@@ -178,8 +174,7 @@ def _parse(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         raise GameFileError(f"not a saved game: expected format {FORMAT!r}")
     version = data.get("version")
     if type(version) is not int or version != VERSION:
-        shown = repr(version) if isinstance(version, (int, str, float)) else type(version).__name__
-        raise GameFileError(f"saved game version {shown[:40]} is not supported")
+        raise GameFileError(f"saved game version {shown(version, 40)} is not supported")
     return data
 
 
@@ -211,7 +206,7 @@ def _position(value: Any) -> StartPosition:
         raise GameFileError("the saved game's position must be a mapping")
     unknown = set(value) - _POSITION_KEYS
     if unknown:
-        raise GameFileError(f"the saved game's position has unknown field(s) {_listed(unknown)}")
+        raise GameFileError(f"the saved game's position has unknown field(s) {listed(unknown)}")
     if "pyramid" not in value:
         raise GameFileError("the saved game's position lacks its pyramid")
     wastes = value.get("wastes", [])

@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import InvalidRulesError
 
 ROWS = 7
@@ -322,7 +323,7 @@ def _place(value: object) -> tuple[float, float]:
 
 def _check_rows(rows: int) -> None:
     if isinstance(rows, bool) or not isinstance(rows, int) or not 1 <= rows <= 13:
-        raise InvalidRulesError(f"a pyramid or triangle has 1 to 13 rows, got {rows!r}")
+        raise InvalidRulesError(f"a pyramid or triangle has 1 to 13 rows, got {shown(rows)}")
 
 
 CLASSIC = Layout.pyramid(ROWS)

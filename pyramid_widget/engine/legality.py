@@ -28,6 +28,7 @@ from itertools import combinations
 from pyramid_widget.engine.cards import KING, Card, card_long_name, card_str, rank, rank_name
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Position, Status, Zone
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.engine.rules import RuleSet
 from pyramid_widget.errors import Refusal
 
@@ -175,7 +176,7 @@ def refusal(
     it); otherwise it is worked out with :func:`judge`.
     """
     if not isinstance(move, Move):
-        return _plain("not-a-move", f"{move!r} is not a move")
+        return _plain("not-a-move", f"{shown(move)} is not a move")
     state, why = judge(rules, position) if status is None else status
     if move.kind is MoveKind.NEXT_ROUND:
         return _next_round_refusal(rules, state)

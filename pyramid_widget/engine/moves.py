@@ -28,6 +28,7 @@ import enum
 from dataclasses import dataclass
 
 from pyramid_widget.engine.cards import KING, Card, card_str, parse_card, rank
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import InvalidCardError, InvalidMoveError
 
 
@@ -126,15 +127,15 @@ class Move:
                 left, _, right = cleaned.partition("+")
                 if "+" in right:
                     raise InvalidMoveError(
-                        f"{text!r} is not a move: only two cards pair at a time, never three"
+                        f"{shown(text)} is not a move: only two cards pair at a time, never three"
                     )
                 return cls.pair(parse_card(left.strip()), parse_card(right.strip()))
             card = parse_card(cleaned)
         except InvalidCardError as exc:
-            raise InvalidMoveError(f"{text!r} is not a move: {exc}") from None
+            raise InvalidMoveError(f"{shown(text)} is not a move: {exc}") from None
         if rank(card) != KING:
             raise InvalidMoveError(
-                f"{text!r} is not a move: only a King is removed alone; "
+                f"{shown(text)} is not a move: only a King is removed alone; "
                 "name a pair like '5H+8C', or 'draw', 'redeal', 'cell 7S'"
             )
         return cls.king(card)

@@ -40,6 +40,7 @@ from pyramid_widget.engine.deals import (
     validate_deal,
 )
 from pyramid_widget.engine.moves import Move
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.engine.rules import RuleSet
 from pyramid_widget.errors import GameFileError, PyramidError
 
@@ -61,7 +62,7 @@ def _fail(what: str, problem: str) -> GameFileError:
 
 def _int(value: object, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(what, f"must be an integer from {low} to {high}, got {_shown(value)}")
+        raise _fail(what, f"must be an integer from {low} to {high}, got {shown(value)}")
     return value
 
 
@@ -70,26 +71,16 @@ def _seconds(value: object, what: str) -> float:
         finite = math.isfinite(value) if isinstance(value, float) else True
         if finite and 0 <= value <= MAX_SECONDS:
             return float(value)
-    raise _fail(what, f"must be seconds from 0 to {MAX_SECONDS:g}, got {_shown(value)}")
+    raise _fail(what, f"must be seconds from 0 to {MAX_SECONDS:g}, got {shown(value)}")
 
 
 def _card(value: object, what: str) -> Card:
     return _int(value, what, 0, 51)
 
 
-def _shown(value: object) -> str:
-    """A short text for a bad value (never the whole of a huge one)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
-        return "an integer of more than 30 digits"
-    text = repr(value) if isinstance(value, (str, int, float, bool, type(None))) else None
-    if text is None:
-        return f"a {type(value).__name__}"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _cards(value: object, what: str, *, gaps: bool = False) -> tuple[Any, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise _fail(what, f"must be a list of cards, got {_shown(value)}")
+        raise _fail(what, f"must be a list of cards, got {shown(value)}")
     if len(value) > 104:
         raise _fail(what, f"holds {len(value)} cards, more than two decks")
     return tuple(None if gaps and c is None else _card(c, what) for c in value)
@@ -115,13 +106,13 @@ class StartPosition:
         if not self.pyramid:
             raise _fail("pyramid", "must have at least one slot")
         if isinstance(self.reserves, (str, bytes)) or not isinstance(self.reserves, Sequence):
-            raise _fail("reserves", f"must be a list of piles, got {_shown(self.reserves)}")
+            raise _fail("reserves", f"must be a list of piles, got {shown(self.reserves)}")
         if len(self.reserves) > 12:
             raise _fail("reserves", f"has {len(self.reserves)} piles, more than a rule set allows")
         setattr_(self, "reserves", tuple(_cards(p, "reserve pile") for p in self.reserves))
         setattr_(self, "stock", _cards(self.stock, "stock"))
         if isinstance(self.wastes, (str, bytes)) or not isinstance(self.wastes, Sequence):
-            raise _fail("wastes", f"must be a list of piles, got {_shown(self.wastes)}")
+            raise _fail("wastes", f"must be a list of piles, got {shown(self.wastes)}")
         if len(self.wastes) > 8:
             raise _fail("wastes", f"has {len(self.wastes)} piles, more than a rule set allows")
         setattr_(self, "wastes", tuple(_cards(p, "waste pile") for p in self.wastes))
@@ -131,16 +122,16 @@ class StartPosition:
 
 def _timed(value: object, what: str) -> tuple[TimedMove, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise _fail(what, f"must be a list of [move, seconds], got {_shown(value)}")
+        raise _fail(what, f"must be a list of [move, seconds], got {shown(value)}")
     if len(value) > MAX_MOVES:
         raise _fail(what, f"holds {len(value)} moves, more than {MAX_MOVES}")
     out = []
     for number, item in enumerate(value, start=1):
         if isinstance(item, (str, bytes)) or not isinstance(item, Sequence) or len(item) != 2:
-            raise _fail(what, f"entry {number} must be a [move, seconds] pair, got {_shown(item)}")
+            raise _fail(what, f"entry {number} must be a [move, seconds] pair, got {shown(item)}")
         move, at = item
         if not isinstance(move, Move):
-            raise _fail(what, f"entry {number} must hold a Move, got {_shown(move)}")
+            raise _fail(what, f"entry {number} must hold a Move, got {shown(move)}")
         out.append((move, _seconds(at, f"{what} entry {number} time")))
     return tuple(out)
 
@@ -171,7 +162,7 @@ class GameRecord:
     def __post_init__(self) -> None:
         setattr_ = object.__setattr__
         if not isinstance(self.rules, RuleSet):
-            raise _fail("rules", f"must be a RuleSet, got {_shown(self.rules)}")
+            raise _fail("rules", f"must be a RuleSet, got {shown(self.rules)}")
         self._check_start()
         moves = _timed(self.moves, "move list")
         redo = _timed(self.redo, "redo list")
@@ -193,7 +184,7 @@ class GameRecord:
             if isinstance(self.scored, (str, bytes)) or not isinstance(
                 self.scored, (Sequence, set, frozenset)
             ):
-                raise _fail("scored cards", f"must be a list of cards, got {_shown(self.scored)}")
+                raise _fail("scored cards", f"must be a list of cards, got {shown(self.scored)}")
             cards = _cards(list(self.scored), "scored cards")
             if len(set(cards)) != len(cards):
                 raise _fail("scored cards", "repeat a card")
@@ -203,7 +194,7 @@ class GameRecord:
         setattr_ = object.__setattr__
         if self.start is not None:
             if not isinstance(self.start, StartPosition):
-                raise _fail("position", f"must be a StartPosition, got {_shown(self.start)}")
+                raise _fail("position", f"must be a StartPosition, got {shown(self.start)}")
             if self.deal is not None or self.deal_number is not None:
                 raise _fail("start", "gives both a deal and a position")
             return
@@ -215,7 +206,7 @@ class GameRecord:
         if self.deal is None:
             raise _fail("start", "gives neither a deal, a deal number nor a position")
         if isinstance(self.deal, (str, bytes)) or not isinstance(self.deal, Sequence):
-            raise _fail("deal", f"must be {self.rules.deck_size} cards, got {_shown(self.deal)}")
+            raise _fail("deal", f"must be {self.rules.deck_size} cards, got {shown(self.deal)}")
         try:
             deal = validate_deal(self.deal, self.rules.decks)
         except PyramidError as exc:

@@ -42,6 +42,7 @@ from typing import Any, Literal
 
 from pyramid_widget.engine.cards import Card, rank
 from pyramid_widget.engine.layout import CLASSIC, Layout
+from pyramid_widget.engine.quoting import listed, shown
 from pyramid_widget.errors import InvalidRulesError
 
 ZONES = ("cell", "pyramid", "reserve", "stock", "waste")
@@ -84,7 +85,7 @@ class Pairing:
             ok = ok and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
             if not ok or not all(1 <= v <= 13 for v in item):
                 raise InvalidRulesError(
-                    f"pairing {self.name!r}: pairs are two rank values from 1 (Ace) to 13 (King)"
+                    f"pairing {shown(self.name)}: pairs are two rank values from 1 (Ace) to 13 (King)"
                 )
             pairs.add((min(item), max(item)))
         object.__setattr__(self, "pairs", frozenset(pairs))
@@ -146,21 +147,6 @@ def _int_at_least(value: object, low: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= low
 
 
-def _shown(value: object) -> str:
-    """A short text for a bad value (never the whole of a huge one)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
-        return "an integer of more than 30 digits"
-    if isinstance(value, (str, int, float, bool, type(None))):
-        text = repr(value)
-        return text if len(text) <= 60 else text[:57] + "..."
-    return f"a {type(value).__name__}"
-
-
-def _listed(keys: Iterable[object]) -> str:
-    shown = sorted(_shown(k) if not isinstance(k, str) else k[:40] for k in keys)
-    return ", ".join(shown[:6]) + (" ..." if len(shown) > 6 else "")
-
-
 _CONTROL = {"Cc", "Cs", "Zl", "Zp"}
 
 
@@ -168,7 +154,7 @@ def _text_problem(value: object, limit: int, *, empty: bool) -> str | None:
     """What is wrong with a name or description: not a string, empty, too long, or holding
     control characters (markup is fine: the page shows it as text)."""
     if not isinstance(value, str):
-        return f"must be a string, got {_shown(value)}"
+        return f"must be a string, got {shown(value)}"
     if not value and not empty:
         return "must be a non-empty string"
     if len(value) > limit:
@@ -202,11 +188,11 @@ _MAX_PASSES = 1_000_000
 
 def _range_problem(name: str, value: object, low: int, high: int) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int):
-        return f"{name} must be an integer from {low} to {high}, got {_shown(value)}"
+        return f"{name} must be an integer from {low} to {high}, got {shown(value)}"
     if value < low:
-        return f"{name} must be at least {low}, got {value}"
+        return f"{name} must be at least {low}, got {shown(value)}"
     if value > high:
-        return f"{name} must be at most {high}, got {_shown(value)}"
+        return f"{name} must be at most {high}, got {shown(value)}"
     return None
 
 
@@ -215,13 +201,13 @@ def _scoring_problems(scoring: Scoring) -> Iterable[str]:
         value = getattr(scoring, f.name)
         if f.name == "undo_keeps_score":
             if type(value) is not bool:
-                yield f"undo_keeps_score must be true or false, got {_shown(value)}"
+                yield f"undo_keeps_score must be true or false, got {shown(value)}"
         elif f.name == "time_bonus_per_second":
             number = isinstance(value, (int, float)) and not isinstance(value, bool)
             if not number or not 0 <= value <= MAX_POINTS or not math.isfinite(value):
                 yield (
                     f"time_bonus_per_second must be a number from 0 to {MAX_POINTS}, "
-                    f"got {_shown(value)}"
+                    f"got {shown(value)}"
                 )
         else:
             problem = _range_problem(f.name, value, -MAX_POINTS, MAX_POINTS)
@@ -401,7 +387,7 @@ class RuleSet:
         """Return a copy with ``changes`` applied (validated like a new rule set)."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
-            raise InvalidRulesError(f"rule sets have no field(s) {', '.join(sorted(unknown))}")
+            raise InvalidRulesError(f"rule sets have no field(s) {listed(unknown)}")
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -428,19 +414,19 @@ class RuleSet:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise InvalidRulesError(f"rule sets have no field(s) {_listed(unknown)}")
+            raise InvalidRulesError(f"rule sets have no field(s) {listed(unknown)}")
         values = dict(data)
         if "scoring" in values and isinstance(values["scoring"], Mapping):
             scoring = values["scoring"]
             fields = {f.name for f in dataclasses.fields(Scoring)}
             if set(scoring) - fields:
                 raise InvalidRulesError(
-                    f"bad scoring: scoring has no field(s) {_listed(set(scoring) - fields)}"
+                    f"bad scoring: scoring has no field(s) {listed(set(scoring) - fields)}"
                 )
             values["scoring"] = Scoring(**scoring)
         elif "scoring" in values and not isinstance(values["scoring"], Scoring):
             raise InvalidRulesError(
-                f"bad scoring: scoring must be a mapping of its fields, got {_shown(values['scoring'])}"
+                f"bad scoring: scoring must be a mapping of its fields, got {shown(values['scoring'])}"
             )
         if "layout" in values and not isinstance(values["layout"], Layout):
             values["layout"] = Layout.from_dict(values["layout"])
@@ -473,7 +459,7 @@ def _normalise_zones(name: str, zones: Iterable[str]) -> frozenset[str]:
         parts = item.split("+") if isinstance(item, str) else []
         if len(parts) != 2 or not all(p in ZONES for p in parts):
             raise InvalidRulesError(
-                f"rule set {name!r}: {_shown(item)} is not a zone pair; use two of "
+                f"rule set {name!r}: {shown(item)} is not a zone pair; use two of "
                 f"{', '.join(ZONES)} joined by '+', like 'pyramid+waste'"
             )
         result.add(zone_pair(*parts))
@@ -493,7 +479,7 @@ def _pairing_problems(rules: RuleSet) -> Iterable[str]:
 
         names = ", ".join(rank_name(v) for v in stuck)
         yield (
-            f"the pairing {table.name!r} pairs {names} with nothing and the rules do not remove "
+            f"the pairing {shown(table.name)} pairs {names} with nothing and the rules do not remove "
             "it alone, so such a card could never leave the game"
         )
 
@@ -554,21 +540,21 @@ def _problems(rules: RuleSet) -> Iterable[str]:
     if not isinstance(rules.pairing, Pairing) and (
         not isinstance(rules.pairing, str) or rules.pairing not in PAIRINGS
     ):
-        yield f"pairing must be one of {', '.join(PAIRINGS)} or a Pairing, got {_shown(rules.pairing)}"
+        yield f"pairing must be one of {', '.join(PAIRINGS)} or a Pairing, got {shown(rules.pairing)}"
     else:
         yield from _pairing_problems(rules)
     problem = _text_problem(rules.source, MAX_DESCRIPTION, empty=True)
     if problem:
         yield f"source {problem}"
     if not isinstance(rules.redeal_order, str) or rules.redeal_order not in REDEAL_ORDERS:
-        yield f"redeal_order must be 'first-drawn' or 'by-pile', got {_shown(rules.redeal_order)}"
+        yield f"redeal_order must be 'first-drawn' or 'by-pile', got {shown(rules.redeal_order)}"
     yield from _shape_problems(rules)
     if not isinstance(rules.win, str) or rules.win not in ("pyramid", "all"):
-        yield f"win must be 'pyramid' or 'all', got {_shown(rules.win)}"
+        yield f"win must be 'pyramid' or 'all', got {shown(rules.win)}"
     for name in _BOOL_FIELDS:
         value = getattr(rules, name)
         if type(value) is not bool:
-            yield f"{name} must be true or false, got {_shown(value)}"
+            yield f"{name} must be true or false, got {shown(value)}"
     for name, (low, high) in _INT_RANGES.items():
         problem = _range_problem(name, getattr(rules, name), low, high)
         if problem:
@@ -839,7 +825,7 @@ def get_rules(rules: str | RuleSet | Mapping[str, Any]) -> RuleSet:
             return PRESETS[rules.strip().lower()]
         except KeyError:
             raise InvalidRulesError(
-                f"unknown rule set {rules!r}; choose one of {', '.join(PRESETS)}"
+                f"unknown rule set {shown(rules)}; choose one of {', '.join(PRESETS)}"
             ) from None
     if isinstance(rules, Mapping):
         return RuleSet.from_dict(rules)
