@@ -10,7 +10,7 @@ import pytest
 
 from pyramid_widget import Game, PyramidError, get_rules
 from pyramid_widget.engine.deals import deal_from_number, format_deal, parse_deal
-from pyramid_widget.engine.layout import Layout
+from pyramid_widget.engine.layout import CLASSIC, Layout
 from pyramid_widget.errors import (
     InvalidCardError,
     InvalidDealError,
@@ -74,3 +74,37 @@ def test_a_huge_theme_is_quoted_briefly() -> None:
     with pytest.raises(ValueError) as caught:
         Game("medium", 7).svg(theme=HUGE)
     assert len(str(caught.value)) < 200
+
+
+# -- layouts built by hand --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        pytest.param(lambda: Layout("x", None, ()), "covered_by must be a list", id="no coverers"),  # type: ignore[arg-type]
+        pytest.param(lambda: Layout("x", ((),), None), "places must be a list", id="no places"),  # type: ignore[arg-type]
+        pytest.param(lambda: Layout("x", ((),), ((0, "a"),)), "two numbers", id="text place"),
+        pytest.param(lambda: Layout("x", ((),), ((0,),)), "two numbers", id="short place"),
+        pytest.param(lambda: Layout("x", (("1",),), ((0, 0),)), "whole numbers", id="text index"),
+        pytest.param(lambda: Layout("x", ((),), ((0, 0),), face_down=5), "positions", id="face 5"),  # type: ignore[arg-type]
+        pytest.param(lambda: Layout("x", ((),), ((0, 0),), groups=None), "groups", id="groups"),  # type: ignore[arg-type]
+        pytest.param(
+            lambda: Layout.side_by_side(5), "side_by_side takes layouts", id="not a layout"
+        ),  # type: ignore[arg-type]
+        pytest.param(
+            lambda: Layout.side_by_side(CLASSIC, gap="1"), "gap must be a number", id="gap"
+        ),  # type: ignore[arg-type]
+        pytest.param(lambda: CLASSIC.with_face_down(5), "face_down", id="with_face_down 5"),  # type: ignore[arg-type]
+        pytest.param(lambda: CLASSIC.with_face_down([0.5]), "whole numbers", id="half position"),
+    ],
+)
+def test_a_layout_of_bad_data_is_refused(build: Callable[[], object], message: str) -> None:
+    assert message in one_sentence(build, InvalidRulesError)
+
+
+def test_a_layout_takes_any_collection_of_face_down_positions() -> None:
+    dark = CLASSIC.with_face_down(range(21))
+    assert CLASSIC.with_face_down(p for p in range(21)) == dark
+    assert CLASSIC.with_face_down({*range(21)}) == dark and dark.face_down == frozenset(range(21))
+    assert Layout("one", [[]], [[0, 0]]) == Layout("one", ((),), ((0.0, 0.0),))  # type: ignore[arg-type]
