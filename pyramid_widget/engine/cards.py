@@ -118,6 +118,24 @@ def parse_card(text: str) -> Card:
     return RANKS.index(cleaned[0]) * 4 + SUITS.index(cleaned[1]) + (52 if second else 0)
 
 
+def card_problem(value: object, decks: int = 2) -> str | None:
+    """Why ``value`` is no card of a game of ``decks`` decks, in one sentence, or ``None``
+    when it is one. Every part of the engine that takes a card says it with these words.
+
+    >>> card_problem(parse_card("AH'"), decks=1)
+    "AH' is a second-deck card, but the game has one deck"
+    >>> card_problem(200)
+    '200 is not a card: cards are numbered 0 to 103'
+    >>> card_problem(parse_card("AH'")) is None
+    True
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 104:
+        return f"{shown(value)} is not a card: cards are numbered 0 to 103"
+    if value >= 52 * decks:
+        return f"{card_str(value)} is a second-deck card, but the game has one deck"
+    return None
+
+
 def card_str(card: Card) -> str:
     """Return the two-character name of ``card``, rank then suit: ``"TD"`` (``"TD'"`` for
     the second deck's copy)."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pyramid_widget.engine.cards import DECK, Card, card_str, deck, parse_card
+from pyramid_widget.engine.cards import DECK, Card, card_problem, card_str, deck, parse_card
 from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import InvalidCardError, InvalidDealError
 
@@ -130,11 +130,9 @@ def parse_deal(text: str, decks: int = 1) -> Deal:
             cards.append(parse_card(word))
         except InvalidCardError as exc:
             raise InvalidDealError(f"card {index + 1} of the deal: {exc}") from None
-        if cards[-1] >= 52 and decks == 1:
-            raise InvalidDealError(
-                f"card {index + 1} of the deal: {word[:8]!r} names a second deck's copy, "
-                "but the game has one deck"
-            )
+        problem = card_problem(cards[-1], decks)
+        if problem is not None:
+            raise InvalidDealError(f"card {index + 1} of the deal: {problem}")
     if decks == 2:
         cards = [c % 52 for c in cards]
         counts = [cards.count(face) for face in DECK]

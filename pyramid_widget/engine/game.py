@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramid_widget.engine import legality as _explain
-from pyramid_widget.engine.cards import Card, card_str, parse_card
+from pyramid_widget.engine.cards import Card, card_problem, card_str, parse_card
 from pyramid_widget.engine.clock import Clock, TimeSource
 from pyramid_widget.engine.deals import Deal, coerce_deal, deal_from_number, format_deal
 from pyramid_widget.engine.moves import Move, MoveKind
@@ -32,6 +32,7 @@ from pyramid_widget.engine.rules import RuleSet, Scoring, get_rules
 from pyramid_widget.errors import (
     GameFileError,
     IllegalMoveError,
+    InvalidCardError,
     InvalidDealError,
     InvalidRulesError,
     Refusal,
@@ -237,7 +238,16 @@ class Game:
         return card in self.available()
 
     def where(self, card: Card | str) -> Location:
-        """Return the :class:`~pyramid_widget.engine.position.Location` of a card."""
+        """Return the :class:`~pyramid_widget.engine.position.Location` of a card.
+
+        Raises :class:`~pyramid_widget.errors.InvalidCardError` for a card the game does not
+        hold.
+
+        >>> Game("medium", deal=7).where("AS'")
+        Traceback (most recent call last):
+        ...
+        pyramid_widget.errors.InvalidCardError: AS' is a second-deck card, but the game has one deck
+        """
         return self._pos.locate(_card(card))
 
     def covering(self, card: Card | str) -> tuple[Card, ...]:
@@ -333,7 +343,12 @@ class Game:
 
     def unavailable(self, card: Card | str) -> Refusal | None:
         """Why ``card`` cannot be played now, as a :class:`~pyramid_widget.errors.Refusal`
-        (``None`` when it is available)."""
+        (``None`` when it is available; kind ``"not-in-game"`` for a card the game does not
+        hold, as :meth:`play` refuses it).
+
+        >>> Game("medium", deal=7).unavailable("AS'").text
+        "AS' is a second-deck card, but the game has one deck"
+        """
         return _explain.unavailable(self.rules, self._pos, _card(card))
 
     def play(self, move: Move | str) -> Move:
@@ -706,13 +721,14 @@ def _move(move: Move | str) -> Move:
     return Move.parse(move)  # raises InvalidMoveError for anything that is not a move
 
 
-def _card(card: Card | str, decks: int = 2) -> Card:
+def _card(card: Card | str) -> Card:
+    """A card asked about by name or number, of either deck: the game then says whether it
+    holds it. Raises :class:`~pyramid_widget.errors.InvalidCardError` for what is no card."""
     if isinstance(card, str):
-        card = parse_card(card)
-    elif isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 104:
-        raise InvalidDealError(f"{card!r} is not a card")
-    if card >= 52 * decks:
-        raise InvalidDealError(f"{card_str(card)} is a second-deck card, but the game has one deck")
+        return parse_card(card)
+    problem = card_problem(card)
+    if problem is not None:
+        raise InvalidCardError(problem)
     return card
 
 
@@ -729,7 +745,11 @@ def _build_position(
     size, decks = rules.tableau_size, rules.decks
 
     def card(c: Card | str) -> Card:
-        return _card(c, decks)
+        value = parse_card(c) if isinstance(c, str) else c
+        problem = card_problem(value, decks)
+        if problem is not None:
+            raise InvalidDealError(problem)
+        return value
 
     if isinstance(pyramid, (str, bytes)) or len(pyramid) != size:
         count = len(pyramid) if not isinstance(pyramid, (str, bytes)) else "text"

@@ -4,18 +4,24 @@ one-deck game, hand-made positions and pairing tables)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from pyramid_widget import Game, PyramidError, get_rules
 from pyramid_widget.engine.deals import deal_from_number, format_deal, parse_deal
 from pyramid_widget.engine.layout import CLASSIC, Layout
+from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.errors import (
+    GameFileError,
+    IllegalMoveError,
     InvalidCardError,
     InvalidDealError,
     InvalidMoveError,
     InvalidRulesError,
+    Refusal,
 )
 
 HUGE = "X" * 10**6
@@ -108,3 +114,72 @@ def test_a_layout_takes_any_collection_of_face_down_positions() -> None:
     assert CLASSIC.with_face_down(p for p in range(21)) == dark
     assert CLASSIC.with_face_down({*range(21)}) == dark and dark.face_down == frozenset(range(21))
     assert Layout("one", [[]], [[0, 0]]) == Layout("one", ((),), ((0.0, 0.0),))  # type: ignore[arg-type]
+
+
+# -- a card the game does not hold ------------------------------------------------------------
+
+SECOND_DECK = "is a second-deck card, but the game has one deck"
+
+
+@pytest.mark.parametrize("move", ["AH'+QS", "KS'", "cell AS'", Move.pair(47, 54)])
+def test_a_second_deck_card_in_a_one_deck_game_is_refused_like_any_move(move: Any) -> None:
+    g = Game("medium", deal=7, clock=lambda: 0.0)
+    g.play("draw")
+    before = g.to_json()
+    with pytest.raises(IllegalMoveError, match=SECOND_DECK) as caught:
+        g.play(move)
+    assert caught.value.refusal.kind == "not-in-game" and "\n" not in str(caught.value)
+    assert g.explain(move) == caught.value.reason and move not in g.legal_moves
+    assert g.to_json() == before
+
+
+def test_a_second_deck_card_is_unavailable_and_nowhere() -> None:
+    g = Game("medium", deal=7)
+    refusal = g.unavailable("AS'")
+    assert refusal is not None and refusal.kind == "not-in-game"
+    assert refusal.text == f"AS' {SECOND_DECK}"
+    assert g.unavailable(103) == Refusal("not-in-game", (103,), f"KS' {SECOND_DECK}")
+    assert one_sentence(lambda: g.where("AS'"), InvalidCardError) == f"AS' {SECOND_DECK}"
+    assert g.covering("AS'") == ()
+
+
+@pytest.mark.parametrize("card", [200, -1, 104, True, 1.0, None, "5"])
+def test_what_is_no_card_is_refused_when_asked_about(card: Any) -> None:
+    one_sentence(lambda: Game("medium", deal=7).where(card), InvalidCardError)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: Move.pair(0, 200),
+        lambda: Move.king(104),
+        lambda: Move.to_cell(-1),
+        lambda: Move.pair(0, True),
+        lambda: Move.pair(0, "QS"),
+        lambda: Move(MoveKind.KING, (51.0,)),
+    ],
+)
+def test_a_move_names_cards_from_0_to_103(build: Callable[[], Move]) -> None:
+    assert "is not a card" in one_sentence(build, InvalidMoveError)
+
+
+def test_a_second_deck_card_still_plays_in_a_two_deck_game() -> None:
+    g = Game.from_position("anubis", pyramid=[None] * 44 + ["5H'"], stock=["8C'"])
+    g.play("draw")
+    g.play("5H'+8C'")
+    assert g.status.value == "won"
+
+
+@pytest.mark.parametrize("field", ["moves", "redo"])
+def test_a_save_naming_a_second_deck_card_is_refused(field: str) -> None:
+    data = json.loads(Game("medium", deal=7).to_json())
+    data[field] = [["AH'+QS", 0.5]]
+    message = one_sentence(lambda: Game.from_json(json.dumps(data)), GameFileError)
+    assert message.endswith(f"AH' {SECOND_DECK}")
+
+
+def test_a_deal_names_the_second_deck_card_in_the_same_words() -> None:
+    words = format_deal(deal_from_number(7)).split()
+    words[2] += "'"
+    message = one_sentence(lambda: parse_deal(" ".join(words)), InvalidDealError)
+    assert message == f"card 3 of the deal: TC' {SECOND_DECK}"
