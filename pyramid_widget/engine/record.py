@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from pyramid_widget.engine.cards import Card, card_str
+from pyramid_widget.engine.cards import Card, card_problem, card_str
 from pyramid_widget.engine.deals import (
     MAX_DEAL_NUMBER,
     Deal,
@@ -74,16 +74,21 @@ def _seconds(value: object, what: str) -> float:
     raise _fail(what, f"must be seconds from 0 to {MAX_SECONDS:g}, got {shown(value)}")
 
 
-def _card(value: object, what: str) -> Card:
-    return _int(value, what, 0, 51)
+def _card(value: object, what: str, decks: int = 2) -> Card:
+    """A card of a game of ``decks`` decks (two where the rules are not known: a
+    :class:`StartPosition` alone; the :class:`GameRecord` then checks against its rules)."""
+    problem = card_problem(value, decks)
+    if problem is None and isinstance(value, int):  # card_problem has checked the type
+        return value
+    raise GameFileError(f"the saved game's {what}: {problem}")
 
 
-def _cards(value: object, what: str, *, gaps: bool = False) -> tuple[Any, ...]:
+def _cards(value: object, what: str, *, gaps: bool = False, decks: int = 2) -> tuple[Any, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise _fail(what, f"must be a list of cards, got {shown(value)}")
     if len(value) > 104:
         raise _fail(what, f"holds {len(value)} cards, more than two decks")
-    return tuple(None if gaps and c is None else _card(c, what) for c in value)
+    return tuple(None if gaps and c is None else _card(c, what, decks) for c in value)
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,9 @@ class StartPosition:
     """A hand-made first position, as :meth:`Game.from_position
     <pyramid_widget.engine.game.Game.from_position>` takes it: the pyramid's slots (28 for
     the classic layout; ``None`` empty), the stock first drawn first, each waste pile bottom
-    to top, the cells, the pass, and each reserve pile bottom to top."""
+    to top, the cells, the pass, and each reserve pile bottom to top. Its cards may be of
+    either deck (0 to 103): the :class:`GameRecord` holding it checks them against its rules.
+    """
 
     pyramid: tuple[Card | None, ...]
     stock: tuple[Card, ...] = ()
@@ -185,7 +192,7 @@ class GameRecord:
                 self.scored, (Sequence, set, frozenset)
             ):
                 raise _fail("scored cards", f"must be a list of cards, got {shown(self.scored)}")
-            cards = _cards(list(self.scored), "scored cards")
+            cards = _cards(list(self.scored), "scored cards", decks=self.rules.decks)
             if len(set(cards)) != len(cards):
                 raise _fail("scored cards", "repeat a card")
             setattr_(self, "scored", frozenset(cards))
@@ -197,6 +204,14 @@ class GameRecord:
                 raise _fail("position", f"must be a StartPosition, got {shown(self.start)}")
             if self.deal is not None or self.deal_number is not None:
                 raise _fail("start", "gives both a deal and a position")
+            start, decks = self.start, self.rules.decks
+            places = [("pyramid", start.pyramid), ("stock", start.stock), ("cells", start.cells)]
+            places += [("waste pile", pile) for pile in start.wastes]
+            places += [("reserve pile", pile) for pile in start.reserves]
+            for what, cards in places:
+                for card in cards:
+                    if card is not None:
+                        _card(card, what, decks)
             return
         if self.deal_number is not None:
             number = _int(self.deal_number, "deal_number", 0, MAX_DEAL_NUMBER)

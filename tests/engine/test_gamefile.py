@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from pyramid_widget import Game
+from pyramid_widget import Game, get_rules, parse_card
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER, format_deal
 from pyramid_widget.engine.gamefile import read
 from pyramid_widget.engine.record import GameRecord, StartPosition
+from pyramid_widget.engine.rules import EGYPT_SCORING
 from pyramid_widget.errors import GameFileError
 from tests.support.engine import bottom, game
 
@@ -246,3 +247,46 @@ def test_read_checks_without_replaying() -> None:
     data = saved()
     record = read(data)
     assert record.deal_number == 7 and len(record.moves) == 1
+
+
+# -- two-deck positions (bad-input audit, item 2) --------------------------------------------
+
+
+def test_a_two_deck_position_saves_records_and_replays() -> None:
+    g = game("anubis", [None] * 44 + ["5H'"], stock=["8C'", "2C"])
+    g.play("draw")
+    twin = Game.from_json(g.to_json())
+    assert twin.pyramid == g.pyramid and twin.wastes == g.wastes and twin.history == g.history
+    assert Game.replay(g.record(), clock=lambda: 0.0).record() == g.record()
+    assert json.loads(g.to_json())["position"]["stock"] == ["8C'", "2C"]
+
+
+def test_two_deck_scored_cards_round_trip() -> None:
+    rules = get_rules("anubis").replace(name="anubis_egypt", scoring=EGYPT_SCORING)
+    g = Game.from_position(
+        rules, pyramid=[None] * 44 + ["5H'"], stock=["8C'", "2C"], clock=lambda: 0.0
+    )
+    g.play("draw")
+    g.play("5H'+8C'")
+    g.undo()  # egypt scoring keeps the points and the scored cards over an undo
+    assert g.score == 500 and g.record().scored == {parse_card("5H'"), parse_card("8C'")}
+    twin = Game.from_json(g.to_json())
+    assert twin.score == 500 and twin.record().scored == g.record().scored and twin.can_redo
+    assert json.loads(g.to_json())["scored"] == ["5H'", "8C'"]
+
+
+def test_a_one_deck_save_naming_a_second_deck_card_is_refused() -> None:
+    data = json.loads(game("medium", bottom("5H"), stock=["8C"]).to_json())
+    data["position"]["stock"] = ["8C'"]
+    refused(data, "the saved game's stock: 8C' is a second-deck card, but the game has one deck")
+    data = saved()
+    data["scored"] = ["8C'"]
+    refused(data, "the saved game's scored cards: 8C' is a second-deck card")
+
+
+def test_a_start_position_alone_takes_either_deck_and_its_record_checks_the_rules() -> None:
+    start = StartPosition(pyramid=(None,) * 27 + (parse_card("5H'"),))
+    with pytest.raises(GameFileError, match="pyramid: 5H' is a second-deck card"):
+        GameRecord(rules=get_rules("medium"), start=start)
+    with pytest.raises(GameFileError, match="104 is not a card"):
+        StartPosition(pyramid=(104,))
