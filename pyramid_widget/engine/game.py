@@ -27,8 +27,9 @@ from pyramid_widget.engine.clock import Clock, TimeSource
 from pyramid_widget.engine.deals import Deal, coerce_deal, deal_from_number, format_deal
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Location, Position, Status
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.engine.record import GameRecord, StartPosition
-from pyramid_widget.engine.rules import RuleSet, Scoring, get_rules
+from pyramid_widget.engine.rules import MAX_PASSES, RuleSet, Scoring, get_rules
 from pyramid_widget.errors import (
     GameFileError,
     IllegalMoveError,
@@ -164,7 +165,13 @@ class Game:
 
         ``pyramid`` has one entry a layout position (28 for the classic pyramid; ``None`` for
         an empty slot), ``stock`` is listed first drawn first, each waste and reserve pile
-        bottom to top. Cards may be given as text.
+        bottom to top. Cards may be given as text. ``pass_number`` is from 1 to the rules'
+        passes (to :data:`~pyramid_widget.engine.rules.MAX_PASSES` when they are unlimited).
+
+        Raises :class:`~pyramid_widget.errors.InvalidDealError` for a position that does not
+        fit the rules (a list of the wrong length or type, a card placed twice, a card the
+        game does not hold) and :class:`~pyramid_widget.errors.InvalidCardError` for a name
+        that is no card: a game built here can always be saved (:meth:`to_json`).
 
         >>> g = Game.from_position("medium", pyramid=[None] * 27 + ["5H"], stock=["8C"])
         >>> g.play("draw"), g.play("5H+8C"), g.status
@@ -732,6 +739,13 @@ def _card(card: Card | str) -> Card:
     return card
 
 
+def _listed(value: object, what: str) -> Sequence[Any]:
+    """``value`` when it is a list (or tuple) of entries, else one InvalidDealError."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidDealError(f"the {what} must be a list, got {shown(value)}")
+    return value
+
+
 def _build_position(
     rules: RuleSet,
     pyramid: Sequence[Card | str | None],
@@ -741,43 +755,50 @@ def _build_position(
     pass_number: int,
     reserves: Sequence[Sequence[Card | str]] = (),
 ) -> Position:
-    """Check and lay out a hand-made position (see :meth:`Game.from_position`)."""
+    """Check and lay out a hand-made position (see :meth:`Game.from_position`): every
+    argument by type, count and range, with the limits a :class:`GameRecord` of the game
+    applies, so that the game can always be saved."""
     size, decks = rules.tableau_size, rules.decks
 
-    def card(c: Card | str) -> Card:
+    def card(c: Card | str, what: str) -> Card:
         value = parse_card(c) if isinstance(c, str) else c
         problem = card_problem(value, decks)
         if problem is not None:
-            raise InvalidDealError(problem)
+            raise InvalidDealError(f"the {what}: {problem}")
         return value
 
-    if isinstance(pyramid, (str, bytes)) or len(pyramid) != size:
-        count = len(pyramid) if not isinstance(pyramid, (str, bytes)) else "text"
+    def cards_of(value: object, what: str) -> list[Card]:
+        return [card(c, what) for c in _listed(value, what)]
+
+    if len(_listed(pyramid, "pyramid")) != size:
         raise InvalidDealError(
-            f"the {rules.layout.name} has {size} slots (None for empty), got {count}"
+            f"the {rules.layout.name} has {size} slots (None for empty), got {len(pyramid)}"
         )
-    if len(reserves) > rules.reserve_piles:
+    if len(_listed(reserves, "reserves")) > rules.reserve_piles:
         raise InvalidDealError(
             f"{rules.name} has {rules.reserve_piles} reserve pile(s), got {len(reserves)}"
         )
-    reserve_piles = [[card(c) for c in pile] for pile in reserves]
+    reserve_piles = [cards_of(p, "reserve pile") for p in reserves]
     reserve_piles += [[] for _ in range(rules.reserve_piles - len(reserve_piles))]
-    piles = [[card(c) for c in pile] for pile in wastes] or [[]]
+    piles = [cards_of(p, "waste pile") for p in _listed(wastes, "wastes")] or [[]]
     piles += [[] for _ in range(rules.waste_piles - len(piles))]
     if len(piles) != rules.waste_piles:
         raise InvalidDealError(
             f"{rules.name} has {rules.waste_piles} waste pile(s), got {len(piles)}"
         )
-    cell_cards = [None if c is None else card(c) for c in cells]
+    cell_cards = [None if c is None else card(c, "cells") for c in _listed(cells, "cells")]
     if len(cell_cards) > rules.cells:
         raise InvalidDealError(f"{rules.name} has {rules.cells} cell(s), got {len(cell_cards)}")
     cell_cards += [None] * (rules.cells - len(cell_cards))
-    limit = rules.passes or pass_number
+    # unlimited passes still stop where a saved game's pass number does
+    limit = rules.passes or MAX_PASSES
+    if isinstance(pass_number, bool) or not isinstance(pass_number, int):
+        raise InvalidDealError(f"pass_number must be a whole number, got {shown(pass_number)}")
     if not 1 <= pass_number <= limit:
-        raise InvalidDealError(f"pass_number must be 1..{limit}, got {pass_number}")
+        raise InvalidDealError(f"pass_number must be 1..{limit}, got {shown(pass_number)}")
     position = Position(
-        pyramid=[None if c is None else card(c) for c in pyramid],
-        stock=[card(c) for c in reversed(stock)],
+        pyramid=[None if c is None else card(c, "pyramid") for c in pyramid],
+        stock=cards_of(stock, "stock")[::-1],
         wastes=piles,
         cells=cell_cards,
         pass_number=pass_number,

@@ -41,7 +41,7 @@ from pyramid_widget.engine.deals import (
 )
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.quoting import shown
-from pyramid_widget.engine.rules import RuleSet
+from pyramid_widget.engine.rules import MAX_PASSES, RuleSet
 from pyramid_widget.errors import GameFileError, PyramidError
 
 __all__ = ["MAX_MOVES", "MAX_SCORE", "MAX_SECONDS", "GameRecord", "StartPosition", "TimedMove"]
@@ -124,7 +124,7 @@ class StartPosition:
             raise _fail("wastes", f"has {len(self.wastes)} piles, more than a rule set allows")
         setattr_(self, "wastes", tuple(_cards(p, "waste pile") for p in self.wastes))
         setattr_(self, "cells", _cards(self.cells, "cells", gaps=True))
-        _int(self.pass_number, "pass_number", 1, 10**6)
+        _int(self.pass_number, "pass_number", 1, MAX_PASSES)
 
 
 def _timed(value: object, what: str) -> tuple[TimedMove, ...]:

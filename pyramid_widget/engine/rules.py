@@ -183,7 +183,8 @@ _BOOL_FIELDS = (
     "overlap_discards",
     "waste_pair",
 )
-_MAX_PASSES = 1_000_000
+#: The most passes a rule set may allow (and the highest pass a saved game may be in).
+MAX_PASSES = 1_000_000
 
 
 def _range_problem(name: str, value: object, low: int, high: int) -> str | None:
@@ -560,7 +561,7 @@ def _problems(rules: RuleSet) -> Iterable[str]:
         if problem:
             yield problem
     if rules.passes is not None:
-        problem = _range_problem("passes", rules.passes, 1, _MAX_PASSES)
+        problem = _range_problem("passes", rules.passes, 1, MAX_PASSES)
         if problem:
             yield problem + " (or None for unlimited)"
     if not isinstance(rules.scoring, Scoring):

@@ -183,3 +183,49 @@ def test_a_deal_names_the_second_deck_card_in_the_same_words() -> None:
     words[2] += "'"
     message = one_sentence(lambda: parse_deal(" ".join(words)), InvalidDealError)
     assert message == f"card 3 of the deal: TC' {SECOND_DECK}"
+
+
+# -- a hand-made position -----------------------------------------------------------------------
+
+LAST = [None] * 27 + ["5H"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "fields", "message"),
+    [
+        ("medium", dict(pass_number=1.5), "pass_number must be a whole number, got 1.5"),
+        ("medium", dict(pass_number=True), "pass_number must be a whole number, got True"),
+        ("medium", dict(pass_number="1"), "pass_number must be a whole number, got '1'"),
+        ("medium", dict(pass_number=4), "pass_number must be 1..3, got 4"),
+        ("easy", dict(pass_number=10**7), "pass_number must be 1..1000000, got 10000000"),
+        ("easy", dict(pass_number=10**100), "more than 30 digits"),
+        ("medium", dict(pyramid=None), "the pyramid must be a list, got None"),
+        ("medium", dict(pyramid="5H" * 14), "the pyramid must be a list"),
+        ("medium", dict(stock=None), "the stock must be a list, got None"),
+        ("medium", dict(wastes=None), "the wastes must be a list, got None"),
+        ("medium", dict(cells=None), "the cells must be a list, got None"),
+        ("medium", dict(reserves=None), "the reserves must be a list, got None"),
+        ("medium", dict(wastes=[5]), "the waste pile must be a list, got 5"),
+        ("medium", dict(wastes=["8C"]), "the waste pile must be a list, got '8C'"),
+        ("giza", dict(pyramid=LAST, reserves=[None]), "the reserve pile must be a list"),
+        ("medium", dict(stock=[None]), "the stock: None is not a card"),
+        ("medium", dict(stock=[1.5]), "the stock: 1.5 is not a card"),
+        ("egypt", dict(cells=[[]]), "the cells: a list is not a card"),
+        ("medium", dict(stock=["AH'"]), f"the stock: AH' {SECOND_DECK}"),
+    ],
+)
+def test_a_bad_hand_made_position_is_refused_in_one_sentence(
+    rules: str, fields: dict[str, Any], message: str
+) -> None:
+    arguments: dict[str, Any] = {"pyramid": LAST, **fields}
+    text = one_sentence(lambda: Game.from_position(rules, **arguments), InvalidDealError)
+    assert message in text
+
+
+@pytest.mark.parametrize(
+    ("rules", "pass_number"), [("easy", 10**6), ("easy", 1), ("medium", 3), ("egypt", 1)]
+)
+def test_a_hand_made_position_that_is_accepted_can_be_saved(rules: str, pass_number: int) -> None:
+    g = Game.from_position(rules, pyramid=LAST, stock=("8C",), pass_number=pass_number)
+    twin = Game.from_json(g.to_json())
+    assert twin.pass_number == pass_number and twin.stock == g.stock
