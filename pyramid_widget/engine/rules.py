@@ -34,6 +34,7 @@ Decisions where docs/RULES.md is silent (also in the README's rules section):
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -49,11 +50,30 @@ ZONES = ("cell", "pyramid", "reserve", "stock", "waste")
 #: The longest rule set name and description, in characters.
 MAX_NAME = 80
 MAX_DESCRIPTION = 1000
+#: The most pairs a pairing table may list (there are 91 different ones).
+MAX_PAIRS = 200
 #: The largest number (in absolute value) a scoring field may hold.
 MAX_POINTS = 10**9
 WinCondition = Literal["pyramid", "all"]
 RedealOrder = Literal["first-drawn", "by-pile"]
 REDEAL_ORDERS = ("first-drawn", "by-pile")
+
+
+_CONTROL = {"Cc", "Cs", "Zl", "Zp"}
+
+
+def _text_problem(value: object, limit: int, *, empty: bool) -> str | None:
+    """What is wrong with a name or description: not a string, empty, too long, or holding
+    control characters (markup is fine: the page shows it as text)."""
+    if not isinstance(value, str):
+        return f"must be a string, got {shown(value)}"
+    if not value and not empty:
+        return "must be a non-empty string"
+    if len(value) > limit:
+        return f"must be at most {limit} characters, got {len(value)}"
+    if any(unicodedata.category(ch) in _CONTROL for ch in value):
+        return "must not hold control characters (line breaks, tabs, escapes)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -62,7 +82,9 @@ class Pairing:
 
     A value paired with itself (``(11, 11)``: J+J) pairs two cards of the same rank. Which
     single cards go alone is the rule set's ``kings_alone``. The named tables are in
-    :data:`PAIRINGS`; ``RuleSet.pairing`` takes a name or a table.
+    :data:`PAIRINGS`; ``RuleSet.pairing`` takes a name or a table. ``pairs`` may be given as
+    any collection of pairs, each a tuple or a list; anything else raises
+    :class:`~pyramid_widget.errors.InvalidRulesError`.
 
     >>> PAIRINGS["sum13"].matches(5, 8), PAIRINGS["adjacent"].matches(1, 13)
     (True, False)
@@ -70,6 +92,12 @@ class Pairing:
     (True, True)
     >>> PAIRINGS["sum13"].partners(6)
     (7,)
+    >>> Pairing("mine", [[5, 8], (6, 7)]).pairs == {(5, 8), (6, 7)}
+    True
+    >>> Pairing("broken", [[1, [12]]])
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.InvalidRulesError: pairing 'broken': pairs are two rank values from 1 (Ace) to 13 (King), got a list
     """
 
     name: str
@@ -79,13 +107,31 @@ class Pairing:
     """``pairs`` in both orders, for :meth:`matches`."""
 
     def __post_init__(self) -> None:
+        problem = _text_problem(self.name, MAX_NAME, empty=False)
+        if problem:
+            raise InvalidRulesError(f"a pairing's name {problem}")
+        table = f"pairing {self.name!r}"
+        problem = _text_problem(self.text, MAX_DESCRIPTION, empty=True)
+        if problem:
+            raise InvalidRulesError(f"{table}: its text {problem}")
+        items = self.pairs
+        # a table is data from a file as often as from code: any collection of pairs, each
+        # a tuple or a list, but never a text, a mapping or a huge or endless iterable
+        if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+            raise InvalidRulesError(
+                f"{table}: pairs must be a collection of [value, value] pairs, got {shown(items)}"
+            )
+        listed = list(itertools.islice(items, MAX_PAIRS + 1))
+        if len(listed) > MAX_PAIRS:
+            raise InvalidRulesError(f"{table}: a pairing table holds at most {MAX_PAIRS} pairs")
         pairs = set()
-        for item in self.pairs:
-            ok = isinstance(item, tuple) and len(item) == 2
+        for item in listed:
+            ok = isinstance(item, (tuple, list)) and len(item) == 2
             ok = ok and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
             if not ok or not all(1 <= v <= 13 for v in item):
                 raise InvalidRulesError(
-                    f"pairing {shown(self.name)}: pairs are two rank values from 1 (Ace) to 13 (King)"
+                    f"{table}: pairs are two rank values from 1 (Ace) to 13 (King), "
+                    f"got {shown(item)}"
                 )
             pairs.add((min(item), max(item)))
         object.__setattr__(self, "pairs", frozenset(pairs))
@@ -145,23 +191,6 @@ CELL_ZONES = MULTI_WASTE_ZONES | _zones(("cell", "pyramid"), ("cell", "waste"))
 
 def _int_at_least(value: object, low: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= low
-
-
-_CONTROL = {"Cc", "Cs", "Zl", "Zp"}
-
-
-def _text_problem(value: object, limit: int, *, empty: bool) -> str | None:
-    """What is wrong with a name or description: not a string, empty, too long, or holding
-    control characters (markup is fine: the page shows it as text)."""
-    if not isinstance(value, str):
-        return f"must be a string, got {shown(value)}"
-    if not value and not empty:
-        return "must be a non-empty string"
-    if len(value) > limit:
-        return f"must be at most {limit} characters, got {len(value)}"
-    if any(unicodedata.category(ch) in _CONTROL for ch in value):
-        return "must not hold control characters (line breaks, tabs, escapes)"
-    return None
 
 
 #: Integer fields of a rule set and their ranges.
@@ -434,12 +463,12 @@ class RuleSet:
         if isinstance(values.get("pairing"), Mapping):
             table = values["pairing"]
             pairs = table.get("pairs")
-            if not isinstance(pairs, (list, tuple)) or len(pairs) > 200:
+            if not isinstance(pairs, (list, tuple)):
                 raise InvalidRulesError("a pairing table needs a list of [value, value] pairs")
-            values["pairing"] = Pairing(
-                str(table.get("name", "custom"))[:MAX_NAME],
-                frozenset(tuple(p) if isinstance(p, (list, tuple)) else p for p in pairs),
-            )
+            # the pairs go to Pairing as they are: it checks each one before hashing it, and
+            # makes the frozenset the field holds
+            name = str(table.get("name", "custom"))[:MAX_NAME]
+            values["pairing"] = Pairing(name, pairs)  # type: ignore[arg-type]
         if "pair_zones" in values:
             zones = values["pair_zones"]
             if not isinstance(zones, (list, tuple, set, frozenset)) or not all(

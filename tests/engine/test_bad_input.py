@@ -14,6 +14,7 @@ from pyramid_widget import Game, PyramidError, get_rules
 from pyramid_widget.engine.deals import deal_from_number, format_deal, parse_deal
 from pyramid_widget.engine.layout import CLASSIC, Layout
 from pyramid_widget.engine.moves import Move, MoveKind
+from pyramid_widget.engine.rules import PAIRINGS, Pairing, RuleSet
 from pyramid_widget.errors import (
     GameFileError,
     IllegalMoveError,
@@ -229,3 +230,43 @@ def test_a_hand_made_position_that_is_accepted_can_be_saved(rules: str, pass_num
     g = Game.from_position(rules, pyramid=LAST, stock=("8C",), pass_number=pass_number)
     twin = Game.from_json(g.to_json())
     assert twin.pass_number == pass_number and twin.stock == g.stock
+
+
+# -- pairing tables -----------------------------------------------------------------------------
+
+RANK_VALUES = "pairs are two rank values from 1 (Ace) to 13 (King)"
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        pytest.param(lambda: Pairing("x", None), "pairs must be a collection", id="None"),  # type: ignore[arg-type]
+        pytest.param(lambda: Pairing("x", "5,8"), "pairs must be a collection", id="text"),  # type: ignore[arg-type]
+        pytest.param(lambda: Pairing("x", {5: 8}), "pairs must be a collection", id="mapping"),  # type: ignore[arg-type]
+        pytest.param(lambda: Pairing("x", [(1, [12])]), RANK_VALUES, id="nested"),  # type: ignore[list-item]
+        pytest.param(lambda: Pairing("x", [[5, 8]] * 201), "at most 200 pairs", id="too many"),  # type: ignore[arg-type]
+        pytest.param(lambda: Pairing(None, frozenset()), "name must be a string", id="no name"),  # type: ignore[arg-type]
+        pytest.param(lambda: Pairing("a\nb", frozenset()), "control characters", id="name"),
+        pytest.param(lambda: Pairing("x", frozenset(), text=5), "text must be", id="text 5"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_pairing_table_of_bad_data_is_refused(build: Callable[[], object], message: str) -> None:
+    assert message in one_sentence(build, InvalidRulesError)
+
+
+@pytest.mark.parametrize("pairs", [[[1, [12]]], [{"a": 1}], [[1, 12], None], [[1, 12, 3]], 5])
+def test_a_pairing_table_read_from_data_is_refused(pairs: Any) -> None:
+    table = {"pairing": {"name": "p", "pairs": pairs}}
+    one_sentence(lambda: RuleSet.from_dict(table), InvalidRulesError)
+    one_sentence(lambda: get_rules(table), InvalidRulesError)
+    data = json.loads(Game("medium", deal=7).to_json())
+    data["rules"]["pairing"] = table["pairing"]
+    text = one_sentence(lambda: Game.from_json(json.dumps(data)), GameFileError)
+    assert text.startswith("the saved game's rules: ")
+
+
+def test_a_pairing_table_read_from_lists_plays() -> None:
+    table = {"name": "thirteen", "pairs": [[a, 13 - a] for a in range(1, 7)]}
+    rules = RuleSet.from_dict({"name": "lists", "pairing": table})
+    assert rules.pairing_table.pairs == PAIRINGS["sum13"].pairs
+    assert RuleSet.from_dict(rules.to_dict()) == rules
