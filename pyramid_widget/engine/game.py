@@ -139,7 +139,7 @@ class Game:
         self.round = 1
         self._score = 0
         self._scored: set[Card] = set()
-        self._undo: deque[_Saved] = deque(maxlen=self.rules.undo_depth or None)
+        self._undo: deque[_Saved] = deque(maxlen=self.rules.undo_depth)  # 0: no undo at all
         self._redo: list[tuple[Move, float]] = []
         self._record: list[tuple[Move, float]] = []
         self._round_moves = 0
@@ -381,8 +381,10 @@ class Game:
         if not self._undo:
             if not self._round_moves:
                 raise IllegalMoveError("undo", Refusal("nothing-to-undo", (), "nothing to undo"))
-            why = Refusal("undo-limit", (), "the undo limit is reached")
-            raise IllegalMoveError("undo", why)
+            limit = "the undo limit is reached"
+            if not self.rules.undo_depth:
+                limit = f"{self.rules.name} allows no undo"
+            raise IllegalMoveError("undo", Refusal("undo-limit", (), limit))
         saved = self._undo[-1]
         position = saved.position.copy()
         status = _explain.judge(self.rules, position)
@@ -587,7 +589,16 @@ class Game:
             elapsed=self.elapsed,
             score=self._score,
             scored=frozenset(self._scored),
+            undos_left=self._undos_left(),
         )
+
+    def _undos_left(self) -> int | None:
+        """How many undos are left, when fewer than a replay of the moves would give back
+        (``None`` otherwise): the undo depth drops the oldest snapshots as moves are played
+        and each undo takes one away, so replaying the moves in effect may rebuild more than
+        the game had (egypt: two draws and an undo leave none, one draw replayed gives one)."""
+        rebuilt = min(self._round_moves, self.rules.undo_depth)
+        return len(self._undo) if len(self._undo) < rebuilt else None
 
     @classmethod
     def replay(cls, record: GameRecord, *, clock: TimeSource | None = None) -> Game:
@@ -599,7 +610,8 @@ class Game:
         refused with :class:`~pyramid_widget.errors.GameFileError`. Where undo keeps the score
         (``egypt``) the points of moves since undone are not in the moves, so the record's
         score is kept when it is at least what the moves in effect earn and its scored cards
-        include every card they removed.
+        include every card they removed. The undo history is rebuilt from the moves, then cut
+        to the record's ``undos_left`` when it has one (more than the moves allow is refused).
 
         >>> g = Game("medium", deal=7)
         >>> _ = g.play("draw")
@@ -643,6 +655,7 @@ class Game:
             was_won = game.status is Status.WON
             game._do(move, at)
             wins += game.status is Status.WON and not was_won
+        game._keep_undos(record.undos_left)
         probe = game.copy()
         for move, at in reversed(record.redo):
             problem = probe.refusal(move)
@@ -662,6 +675,19 @@ class Game:
         if game.is_over:
             game._clock.pause()
         return game
+
+    def _keep_undos(self, left: int | None) -> None:
+        """Keep only the ``left`` newest undo snapshots of a replayed game (the ones the
+        saved game still had: the undo depth dropped the oldest); ``None`` keeps all."""
+        if left is None:
+            return
+        if left > len(self._undo):
+            raise GameFileError(
+                f"the saved game's undos_left ({left}) is more than its moves allow "
+                f"({len(self._undo)})"
+            )
+        while len(self._undo) > left:
+            self._undo.popleft()
 
     def _check_score(self, record: GameRecord, wins: int) -> None:
         """Check the record's score against the replayed one (see :meth:`replay`). Times in

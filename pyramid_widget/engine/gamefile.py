@@ -1,8 +1,13 @@
 """A whole game as JSON: the rule set, where it started, and every move with its time.
 
 Loading replays the moves through the engine, so the result is the same game, undo history
-included (``to_json`` stores the redo list too). A record that does not replay is refused
-with the reason, and nothing half-built is returned.
+included (``to_json`` stores the redo list too, and how many undos are left where the undo
+depth has cut them short). A record that does not replay is refused with the reason, and
+nothing half-built is returned.
+
+The format is still version 1: fields added since (``reserves``, ``undos_left``) are written
+only where they say something, so a game that needs none saves as it always did, and a file
+without them loads as it always did.
 
 >>> from pyramid_widget.engine.game import Game
 >>> g = Game("medium", deal=7)
@@ -46,6 +51,7 @@ _KEYS = {
     "elapsed",
     "score",
     "scored",
+    "undos_left",
 }
 _POSITION_KEYS = {"pyramid", "stock", "wastes", "cells", "pass_number", "reserves"}
 
@@ -71,6 +77,8 @@ def to_dict(game: Game) -> dict[str, Any]:
         "score": record.score,
         "scored": _names(sorted(record.scored or ())),
     }
+    if record.undos_left is not None:
+        data["undos_left"] = record.undos_left
     if record.start is None:
         assert record.deal is not None  # a record has a deal or a start
         data["deal"] = format_deal(record.deal)
@@ -151,6 +159,7 @@ def read(source: str | bytes | Mapping[str, Any]) -> GameRecord:
         elapsed=data.get("elapsed"),
         score=data.get("score"),
         scored=frozenset(_deck_cards(data.get("scored", []), "scored cards")),
+        undos_left=data.get("undos_left"),
     )
 
 

@@ -4,7 +4,8 @@ returns and :meth:`Game.replay() <pyramid_widget.engine.game.Game.replay>` plays
 A record holds the rule set, where the game started (a deal, with its number when it has
 one, or a hand-made :class:`StartPosition`), every move in effect with the clock time it was
 played at, the redo list, the time played and the score. It holds nothing else: the position,
-the status and the undo history follow from it by replaying the moves. Building a record
+the status and the undo history follow from it by replaying the moves (the record says how
+many undos are left only where the undo depth has already cut that history short). Building a record
 checks every field by type and range and raises
 :class:`~pyramid_widget.errors.GameFileError` saying which one is wrong; replaying it checks
 that the moves are legal and that what the record says agrees with them.
@@ -153,7 +154,10 @@ class GameRecord:
     (never decreasing); ``redo``: the redo list, the move redone next last; ``elapsed``: the
     seconds played (at least the time of every move, checked on replay); ``score``: the points (checked against
     the moves on replay; ``None`` to recompute them); ``scored``: the cards that earned points
-    in the current round (only used where undo keeps the score, ``egypt``).
+    in the current round (only used where undo keeps the score, ``egypt``); ``undos_left``:
+    how many moves :meth:`Game.undo <pyramid_widget.engine.game.Game.undo>` can take back
+    now, where the rules' undo depth has cut that short (``None``, as in records from before
+    it was kept: every move of the round in effect, up to the undo depth).
     """
 
     rules: RuleSet
@@ -165,6 +169,7 @@ class GameRecord:
     elapsed: float | None = None
     score: int | None = None
     scored: frozenset[Card] | None = None
+    undos_left: int | None = None
 
     def __post_init__(self) -> None:
         setattr_ = object.__setattr__
@@ -187,6 +192,8 @@ class GameRecord:
         setattr_(self, "elapsed", _seconds(self.elapsed, "elapsed time"))
         if self.score is not None:
             _int(self.score, "score", -MAX_SCORE, MAX_SCORE)
+        if self.undos_left is not None:
+            _int(self.undos_left, "undos_left", 0, MAX_MOVES)
         if self.scored is not None:
             if isinstance(self.scored, (str, bytes)) or not isinstance(
                 self.scored, (Sequence, set, frozenset)

@@ -311,9 +311,16 @@ class RuleSet:
     ``None`` = unlimited), ``stock_top_available`` (the top stock card may be played),
     ``stock_face_up`` (the stock's top card is shown), ``pair_zones`` (which zones may pair
     with which, as ``"pyramid+waste"`` names), ``cells`` (free cells, ``egypt``),
-    ``win`` ("pyramid" empty or "all" cards gone: 52, or 104 with two decks), ``undo_depth``, ``stall_rule`` (the
-    ``easy`` rule: a whole pass with no removal and no removal left ends the game),
-    ``rounds`` (winning a round deals the next one, ``egypt``) and ``scoring``.
+    ``win`` ("pyramid" empty or "all" cards gone: 52, or 104 with two decks), ``undo_depth``
+    (how many moves undo takes back in a row: 100, or 1 in ``egypt``; 0 for no undo at all),
+    ``stall_rule`` (the ``easy`` rule: a whole pass with no removal and no removal left ends
+    the game), ``rounds`` (winning a round deals the next one, ``egypt``) and ``scoring``.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> no_undo = Game(get_rules("medium").replace(name="no-undo", undo_depth=0), deal=7)
+    >>> _ = no_undo.play("draw")
+    >>> no_undo.can_undo, no_undo.refusal("draw") is None
+    (False, True)
     """
 
     name: str = "custom"

@@ -14,7 +14,7 @@ from pyramid_widget.engine.deals import MAX_DEAL_NUMBER, format_deal
 from pyramid_widget.engine.gamefile import read
 from pyramid_widget.engine.record import GameRecord, StartPosition
 from pyramid_widget.engine.rules import EGYPT_SCORING
-from pyramid_widget.errors import GameFileError
+from pyramid_widget.errors import GameFileError, IllegalMoveError
 from tests.support.engine import bottom, game
 
 
@@ -290,3 +290,73 @@ def test_a_start_position_alone_takes_either_deck_and_its_record_checks_the_rule
         GameRecord(rules=get_rules("medium"), start=start)
     with pytest.raises(GameFileError, match="104 is not a card"):
         StartPosition(pyramid=(104,))
+
+
+# -- the undos left (bad-input audit, item 7) --------------------------------------------------
+
+
+def endless() -> Game:
+    """A medium game with unlimited redeals, 130 draws and redeals in, 100 of them undone."""
+    g = Game(get_rules("medium").replace(name="endless", passes=None), deal=7, clock=lambda: 0.0)
+    for _ in range(130):
+        g.play("draw" if g.stock else "redeal")
+    for _ in range(100):
+        g.undo()
+    return g
+
+
+def test_a_spent_egypt_undo_stays_spent_after_a_save() -> None:
+    g = game("egypt", bottom("5H", "9D"), stock=["2C", "3C", "4C", "6C", "7C", "8C"])
+    g.play("draw")
+    g.play("draw")
+    g.undo()
+    assert not g.can_undo
+    twin = Game.from_json(g.to_json())
+    assert not twin.can_undo and not Game.from_json(twin.to_json()).can_undo
+    with pytest.raises(IllegalMoveError, match="the undo limit is reached"):
+        twin.undo()
+    twin.redo()
+    g.redo()
+    assert twin.can_undo and g.can_undo and twin.to_json() == g.to_json()
+
+
+def test_undos_spent_beyond_the_depth_stay_spent_after_a_save() -> None:
+    g = endless()
+    assert g.moves == 30 and not g.can_undo
+    twin = Game.replay(read(g.to_json()), clock=lambda: 0.0)
+    assert not twin.can_undo and twin.record() == g.record()
+    for _ in range(5):
+        g.redo()
+        twin.redo()
+    for _ in range(5):
+        assert g.undo() == twin.undo()
+    assert not g.can_undo and not twin.can_undo
+
+
+def test_a_game_with_every_undo_left_saves_as_before() -> None:
+    g = Game("medium", deal=7, clock=lambda: 0.0)
+    g.play("draw")
+    g.play("draw")
+    g.undo()
+    assert "undos_left" not in json.loads(g.to_json()) and g.record().undos_left is None
+    assert Game.from_json(g.to_json()).can_undo  # a file without the field: as it always was
+
+
+@pytest.mark.parametrize("left", [-1, "0", True, 1.0, 10**6])
+def test_undos_left_must_be_a_count_the_moves_allow(left: object) -> None:
+    data = json.loads(endless().to_json())
+    data["undos_left"] = left
+    refused(data, "undos_left")
+    data["undos_left"] = 31
+    refused(data, r"undos_left \(31\) is more than its moves allow \(30\)")
+
+
+def test_undo_depth_0_means_no_undo_at_all() -> None:
+    rules = get_rules("medium").replace(name="no-undo", undo_depth=0)
+    g = Game(rules, deal=7, clock=lambda: 0.0)
+    g.play("draw")
+    assert not g.can_undo
+    with pytest.raises(IllegalMoveError, match="no-undo allows no undo"):
+        g.undo()
+    twin = Game.from_json(g.to_json())
+    assert not twin.can_undo and twin.history == g.history
