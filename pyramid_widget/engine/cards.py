@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeAlias
 
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import InvalidCardError
 
 Card: TypeAlias = int
@@ -68,7 +69,7 @@ def make_card(rank_value: int, suit_index: int) -> Card:
     'KS'
     """
     if not 1 <= rank_value <= 13 or not 0 <= suit_index <= 3:
-        raise InvalidCardError(f"no card has rank {rank_value} and suit {suit_index}")
+        raise InvalidCardError(f"no card has rank {shown(rank_value)} and suit {shown(suit_index)}")
     return (rank_value - 1) * 4 + suit_index
 
 
@@ -103,7 +104,7 @@ def parse_card(text: str) -> Card:
     pyramid_widget.errors.InvalidCardError: 'ZZ' is not a card: use rank A23456789TJQK then suit CDHS, like 'TD'
     """
     if not isinstance(text, str):
-        raise InvalidCardError(f"{text!r} is not a card: expected a string like 'TD'")
+        raise InvalidCardError(f"{shown(text)} is not a card: expected a string like 'TD'")
     cleaned = text.strip().upper()
     second = cleaned.endswith(COPY_MARK)
     if second:
@@ -112,9 +113,27 @@ def parse_card(text: str) -> Card:
         cleaned = "T" + cleaned[2]
     if len(cleaned) != 2 or cleaned[0] not in RANKS or cleaned[1] not in SUITS:
         raise InvalidCardError(
-            f"{text!r} is not a card: use rank {RANKS} then suit {SUITS}, like 'TD'"
+            f"{shown(text)} is not a card: use rank {RANKS} then suit {SUITS}, like 'TD'"
         )
     return RANKS.index(cleaned[0]) * 4 + SUITS.index(cleaned[1]) + (52 if second else 0)
+
+
+def card_problem(value: object, decks: int = 2) -> str | None:
+    """Why ``value`` is no card of a game of ``decks`` decks, in one sentence, or ``None``
+    when it is one. Every part of the engine that takes a card says it with these words.
+
+    >>> card_problem(parse_card("AH'"), decks=1)
+    "AH' is a second-deck card, but the game has one deck"
+    >>> card_problem(200)
+    '200 is not a card: cards are numbered 0 to 103'
+    >>> card_problem(parse_card("AH'")) is None
+    True
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 104:
+        return f"{shown(value)} is not a card: cards are numbered 0 to 103"
+    if value >= 52 * decks:
+        return f"{card_str(value)} is a second-deck card, but the game has one deck"
+    return None
 
 
 def card_str(card: Card) -> str:

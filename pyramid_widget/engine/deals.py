@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pyramid_widget.engine.cards import DECK, Card, card_str, deck, parse_card
+from pyramid_widget.engine.cards import DECK, Card, card_problem, card_str, deck, parse_card
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import InvalidCardError, InvalidDealError
 
 PYRAMID_SIZE = 28
@@ -62,12 +63,12 @@ def deal_from_number(number: int, decks: int = 1) -> Deal:
         or not 0 <= number <= MAX_DEAL_NUMBER
     ):
         raise InvalidDealError(
-            f"deal number must be an integer from 0 to {MAX_DEAL_NUMBER}, got {number!r}"
+            f"deal number must be an integer from 0 to {MAX_DEAL_NUMBER}, got {shown(number)}"
         )
     # SplitMix64 (Steele, Lea and Flood, 2014) feeding a Fisher-Yates shuffle with rejection
     # sampling, written as one flat loop: experiments deal thousands of games a second.
     if decks not in (1, 2):
-        raise InvalidDealError(f"a game has one or two decks, got {decks!r}")
+        raise InvalidDealError(f"a game has one or two decks, got {shown(decks)}")
     cards = list(deck(decks))
     state = number
     for i in range(len(cards) - 1, 0, -1):
@@ -129,11 +130,9 @@ def parse_deal(text: str, decks: int = 1) -> Deal:
             cards.append(parse_card(word))
         except InvalidCardError as exc:
             raise InvalidDealError(f"card {index + 1} of the deal: {exc}") from None
-        if cards[-1] >= 52 and decks == 1:
-            raise InvalidDealError(
-                f"card {index + 1} of the deal: {word[:8]!r} names a second deck's copy, "
-                "but the game has one deck"
-            )
+        problem = card_problem(cards[-1], decks)
+        if problem is not None:
+            raise InvalidDealError(f"card {index + 1} of the deal: {problem}")
     if decks == 2:
         cards = [c % 52 for c in cards]
         counts = [cards.count(face) for face in DECK]
@@ -157,7 +156,7 @@ def validate_deal(cards: Sequence[Card], decks: int = 1) -> Deal:
     pyramid_widget.errors.InvalidDealError: the deal repeats AC (52 times) and lacks 51 cards: AD ... KS
     """
     if decks not in (1, 2):
-        raise InvalidDealError(f"a game has one or two decks, got {decks!r}")
+        raise InvalidDealError(f"a game has one or two decks, got {shown(decks)}")
     size = 52 * decks
     deal = tuple(cards)
     if len(deal) != size:
@@ -174,9 +173,9 @@ def validate_deal(cards: Sequence[Card], decks: int = 1) -> Deal:
             )
         repeated = sorted({c for c in deal if deal.count(c) > 1})
         missing = sorted(set(DECK) - set(deal))
-        shown = " ... ".join(card_str(c) for c in (missing[0], missing[-1]))
+        ends = " ... ".join(card_str(c) for c in (missing[0], missing[-1]))
         parts = ", ".join(f"{card_str(c)} ({deal.count(c)} times)" for c in repeated[:3])
-        raise InvalidDealError(f"the deal repeats {parts} and lacks {len(missing)} cards: {shown}")
+        raise InvalidDealError(f"the deal repeats {parts} and lacks {len(missing)} cards: {ends}")
     return deal
 
 

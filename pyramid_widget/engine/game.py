@@ -22,16 +22,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramid_widget.engine import legality as _explain
-from pyramid_widget.engine.cards import Card, card_str, parse_card
+from pyramid_widget.engine.cards import Card, card_problem, card_str, parse_card
 from pyramid_widget.engine.clock import Clock, TimeSource
 from pyramid_widget.engine.deals import Deal, coerce_deal, deal_from_number, format_deal
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Location, Position, Status
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.engine.record import GameRecord, StartPosition
-from pyramid_widget.engine.rules import RuleSet, Scoring, get_rules
+from pyramid_widget.engine.rules import MAX_PASSES, RuleSet, Scoring, get_rules
 from pyramid_widget.errors import (
     GameFileError,
     IllegalMoveError,
+    InvalidCardError,
     InvalidDealError,
     InvalidRulesError,
     Refusal,
@@ -137,7 +139,7 @@ class Game:
         self.round = 1
         self._score = 0
         self._scored: set[Card] = set()
-        self._undo: deque[_Saved] = deque(maxlen=self.rules.undo_depth or None)
+        self._undo: deque[_Saved] = deque(maxlen=self.rules.undo_depth)  # 0: no undo at all
         self._redo: list[tuple[Move, float]] = []
         self._record: list[tuple[Move, float]] = []
         self._round_moves = 0
@@ -163,7 +165,13 @@ class Game:
 
         ``pyramid`` has one entry a layout position (28 for the classic pyramid; ``None`` for
         an empty slot), ``stock`` is listed first drawn first, each waste and reserve pile
-        bottom to top. Cards may be given as text.
+        bottom to top. Cards may be given as text. ``pass_number`` is from 1 to the rules'
+        passes (to :data:`~pyramid_widget.engine.rules.MAX_PASSES` when they are unlimited).
+
+        Raises :class:`~pyramid_widget.errors.InvalidDealError` for a position that does not
+        fit the rules (a list of the wrong length or type, a card placed twice, a card the
+        game does not hold) and :class:`~pyramid_widget.errors.InvalidCardError` for a name
+        that is no card: a game built here can always be saved (:meth:`to_json`).
 
         >>> g = Game.from_position("medium", pyramid=[None] * 27 + ["5H"], stock=["8C"])
         >>> g.play("draw"), g.play("5H+8C"), g.status
@@ -237,7 +245,16 @@ class Game:
         return card in self.available()
 
     def where(self, card: Card | str) -> Location:
-        """Return the :class:`~pyramid_widget.engine.position.Location` of a card."""
+        """Return the :class:`~pyramid_widget.engine.position.Location` of a card.
+
+        Raises :class:`~pyramid_widget.errors.InvalidCardError` for a card the game does not
+        hold.
+
+        >>> Game("medium", deal=7).where("AS'")
+        Traceback (most recent call last):
+        ...
+        pyramid_widget.errors.InvalidCardError: AS' is a second-deck card, but the game has one deck
+        """
         return self._pos.locate(_card(card))
 
     def covering(self, card: Card | str) -> tuple[Card, ...]:
@@ -333,7 +350,12 @@ class Game:
 
     def unavailable(self, card: Card | str) -> Refusal | None:
         """Why ``card`` cannot be played now, as a :class:`~pyramid_widget.errors.Refusal`
-        (``None`` when it is available)."""
+        (``None`` when it is available; kind ``"not-in-game"`` for a card the game does not
+        hold, as :meth:`play` refuses it).
+
+        >>> Game("medium", deal=7).unavailable("AS'").text
+        "AS' is a second-deck card, but the game has one deck"
+        """
         return _explain.unavailable(self.rules, self._pos, _card(card))
 
     def play(self, move: Move | str) -> Move:
@@ -359,8 +381,10 @@ class Game:
         if not self._undo:
             if not self._round_moves:
                 raise IllegalMoveError("undo", Refusal("nothing-to-undo", (), "nothing to undo"))
-            why = Refusal("undo-limit", (), "the undo limit is reached")
-            raise IllegalMoveError("undo", why)
+            limit = "the undo limit is reached"
+            if not self.rules.undo_depth:
+                limit = f"{self.rules.name} allows no undo"
+            raise IllegalMoveError("undo", Refusal("undo-limit", (), limit))
         saved = self._undo[-1]
         position = saved.position.copy()
         status = _explain.judge(self.rules, position)
@@ -565,7 +589,16 @@ class Game:
             elapsed=self.elapsed,
             score=self._score,
             scored=frozenset(self._scored),
+            undos_left=self._undos_left(),
         )
+
+    def _undos_left(self) -> int | None:
+        """How many undos are left, when fewer than a replay of the moves would give back
+        (``None`` otherwise): the undo depth drops the oldest snapshots as moves are played
+        and each undo takes one away, so replaying the moves in effect may rebuild more than
+        the game had (egypt: two draws and an undo leave none, one draw replayed gives one)."""
+        rebuilt = min(self._round_moves, self.rules.undo_depth)
+        return len(self._undo) if len(self._undo) < rebuilt else None
 
     @classmethod
     def replay(cls, record: GameRecord, *, clock: TimeSource | None = None) -> Game:
@@ -577,7 +610,8 @@ class Game:
         refused with :class:`~pyramid_widget.errors.GameFileError`. Where undo keeps the score
         (``egypt``) the points of moves since undone are not in the moves, so the record's
         score is kept when it is at least what the moves in effect earn and its scored cards
-        include every card they removed.
+        include every card they removed. The undo history is rebuilt from the moves, then cut
+        to the record's ``undos_left`` when it has one (more than the moves allow is refused).
 
         >>> g = Game("medium", deal=7)
         >>> _ = g.play("draw")
@@ -621,6 +655,7 @@ class Game:
             was_won = game.status is Status.WON
             game._do(move, at)
             wins += game.status is Status.WON and not was_won
+        game._keep_undos(record.undos_left)
         probe = game.copy()
         for move, at in reversed(record.redo):
             problem = probe.refusal(move)
@@ -640,6 +675,19 @@ class Game:
         if game.is_over:
             game._clock.pause()
         return game
+
+    def _keep_undos(self, left: int | None) -> None:
+        """Keep only the ``left`` newest undo snapshots of a replayed game (the ones the
+        saved game still had: the undo depth dropped the oldest); ``None`` keeps all."""
+        if left is None:
+            return
+        if left > len(self._undo):
+            raise GameFileError(
+                f"the saved game's undos_left ({left}) is more than its moves allow "
+                f"({len(self._undo)})"
+            )
+        while len(self._undo) > left:
+            self._undo.popleft()
 
     def _check_score(self, record: GameRecord, wins: int) -> None:
         """Check the record's score against the replayed one (see :meth:`replay`). Times in
@@ -706,14 +754,22 @@ def _move(move: Move | str) -> Move:
     return Move.parse(move)  # raises InvalidMoveError for anything that is not a move
 
 
-def _card(card: Card | str, decks: int = 2) -> Card:
+def _card(card: Card | str) -> Card:
+    """A card asked about by name or number, of either deck: the game then says whether it
+    holds it. Raises :class:`~pyramid_widget.errors.InvalidCardError` for what is no card."""
     if isinstance(card, str):
-        card = parse_card(card)
-    elif isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 104:
-        raise InvalidDealError(f"{card!r} is not a card")
-    if card >= 52 * decks:
-        raise InvalidDealError(f"{card_str(card)} is a second-deck card, but the game has one deck")
+        return parse_card(card)
+    problem = card_problem(card)
+    if problem is not None:
+        raise InvalidCardError(problem)
     return card
+
+
+def _listed(value: object, what: str) -> Sequence[Any]:
+    """``value`` when it is a list (or tuple) of entries, else one InvalidDealError."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidDealError(f"the {what} must be a list, got {shown(value)}")
+    return value
 
 
 def _build_position(
@@ -725,39 +781,50 @@ def _build_position(
     pass_number: int,
     reserves: Sequence[Sequence[Card | str]] = (),
 ) -> Position:
-    """Check and lay out a hand-made position (see :meth:`Game.from_position`)."""
+    """Check and lay out a hand-made position (see :meth:`Game.from_position`): every
+    argument by type, count and range, with the limits a :class:`GameRecord` of the game
+    applies, so that the game can always be saved."""
     size, decks = rules.tableau_size, rules.decks
 
-    def card(c: Card | str) -> Card:
-        return _card(c, decks)
+    def card(c: Card | str, what: str) -> Card:
+        value = parse_card(c) if isinstance(c, str) else c
+        problem = card_problem(value, decks)
+        if problem is not None:
+            raise InvalidDealError(f"the {what}: {problem}")
+        return value
 
-    if isinstance(pyramid, (str, bytes)) or len(pyramid) != size:
-        count = len(pyramid) if not isinstance(pyramid, (str, bytes)) else "text"
+    def cards_of(value: object, what: str) -> list[Card]:
+        return [card(c, what) for c in _listed(value, what)]
+
+    if len(_listed(pyramid, "pyramid")) != size:
         raise InvalidDealError(
-            f"the {rules.layout.name} has {size} slots (None for empty), got {count}"
+            f"the {rules.layout.name} has {size} slots (None for empty), got {len(pyramid)}"
         )
-    if len(reserves) > rules.reserve_piles:
+    if len(_listed(reserves, "reserves")) > rules.reserve_piles:
         raise InvalidDealError(
             f"{rules.name} has {rules.reserve_piles} reserve pile(s), got {len(reserves)}"
         )
-    reserve_piles = [[card(c) for c in pile] for pile in reserves]
+    reserve_piles = [cards_of(p, "reserve pile") for p in reserves]
     reserve_piles += [[] for _ in range(rules.reserve_piles - len(reserve_piles))]
-    piles = [[card(c) for c in pile] for pile in wastes] or [[]]
+    piles = [cards_of(p, "waste pile") for p in _listed(wastes, "wastes")] or [[]]
     piles += [[] for _ in range(rules.waste_piles - len(piles))]
     if len(piles) != rules.waste_piles:
         raise InvalidDealError(
             f"{rules.name} has {rules.waste_piles} waste pile(s), got {len(piles)}"
         )
-    cell_cards = [None if c is None else card(c) for c in cells]
+    cell_cards = [None if c is None else card(c, "cells") for c in _listed(cells, "cells")]
     if len(cell_cards) > rules.cells:
         raise InvalidDealError(f"{rules.name} has {rules.cells} cell(s), got {len(cell_cards)}")
     cell_cards += [None] * (rules.cells - len(cell_cards))
-    limit = rules.passes or pass_number
+    # unlimited passes still stop where a saved game's pass number does
+    limit = rules.passes or MAX_PASSES
+    if isinstance(pass_number, bool) or not isinstance(pass_number, int):
+        raise InvalidDealError(f"pass_number must be a whole number, got {shown(pass_number)}")
     if not 1 <= pass_number <= limit:
-        raise InvalidDealError(f"pass_number must be 1..{limit}, got {pass_number}")
+        raise InvalidDealError(f"pass_number must be 1..{limit}, got {shown(pass_number)}")
     position = Position(
-        pyramid=[None if c is None else card(c) for c in pyramid],
-        stock=[card(c) for c in reversed(stock)],
+        pyramid=[None if c is None else card(c, "pyramid") for c in pyramid],
+        stock=cards_of(stock, "stock")[::-1],
         wastes=piles,
         cells=cell_cards,
         pass_number=pass_number,

@@ -1,8 +1,13 @@
 """A whole game as JSON: the rule set, where it started, and every move with its time.
 
 Loading replays the moves through the engine, so the result is the same game, undo history
-included (``to_json`` stores the redo list too). A record that does not replay is refused
-with the reason, and nothing half-built is returned.
+included (``to_json`` stores the redo list too, and how many undos are left where the undo
+depth has cut them short). A record that does not replay is refused with the reason, and
+nothing half-built is returned.
+
+The format is still version 1: fields added since (``reserves``, ``undos_left``) are written
+only where they say something, so a game that needs none saves as it always did, and a file
+without them loads as it always did.
 
 >>> from pyramid_widget.engine.game import Game
 >>> g = Game("medium", deal=7)
@@ -21,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pyramid_widget.engine.cards import Card, card_str, parse_card
 from pyramid_widget.engine.deals import format_deal, parse_deal
 from pyramid_widget.engine.moves import Move
+from pyramid_widget.engine.quoting import listed, shown
 from pyramid_widget.engine.record import GameRecord, StartPosition, TimedMove
 from pyramid_widget.engine.rules import RuleSet
 from pyramid_widget.errors import GameFileError, PyramidError
@@ -45,6 +51,7 @@ _KEYS = {
     "elapsed",
     "score",
     "scored",
+    "undos_left",
 }
 _POSITION_KEYS = {"pyramid", "stock", "wastes", "cells", "pass_number", "reserves"}
 
@@ -70,6 +77,8 @@ def to_dict(game: Game) -> dict[str, Any]:
         "score": record.score,
         "scored": _names(sorted(record.scored or ())),
     }
+    if record.undos_left is not None:
+        data["undos_left"] = record.undos_left
     if record.start is None:
         assert record.deal is not None  # a record has a deal or a start
         data["deal"] = format_deal(record.deal)
@@ -116,7 +125,7 @@ def read(source: str | bytes | Mapping[str, Any]) -> GameRecord:
     data = _parse(source)
     unknown = set(data) - _KEYS
     if unknown:
-        raise GameFileError(f"the saved game has unknown field(s) {_listed(unknown)}")
+        raise GameFileError(f"the saved game has unknown field(s) {listed(unknown)}")
     if "rules" not in data:
         raise GameFileError("the saved game lacks or garbles its rules")
     try:
@@ -150,12 +159,8 @@ def read(source: str | bytes | Mapping[str, Any]) -> GameRecord:
         elapsed=data.get("elapsed"),
         score=data.get("score"),
         scored=frozenset(_deck_cards(data.get("scored", []), "scored cards")),
+        undos_left=data.get("undos_left"),
     )
-
-
-def _listed(keys: set[Any]) -> str:
-    shown = sorted(repr(k)[:40] for k in keys)
-    return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
 
 
 def _parse(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
@@ -178,8 +183,7 @@ def _parse(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         raise GameFileError(f"not a saved game: expected format {FORMAT!r}")
     version = data.get("version")
     if type(version) is not int or version != VERSION:
-        shown = repr(version) if isinstance(version, (int, str, float)) else type(version).__name__
-        raise GameFileError(f"saved game version {shown[:40]} is not supported")
+        raise GameFileError(f"saved game version {shown(version, 40)} is not supported")
     return data
 
 
@@ -211,7 +215,7 @@ def _position(value: Any) -> StartPosition:
         raise GameFileError("the saved game's position must be a mapping")
     unknown = set(value) - _POSITION_KEYS
     if unknown:
-        raise GameFileError(f"the saved game's position has unknown field(s) {_listed(unknown)}")
+        raise GameFileError(f"the saved game's position has unknown field(s) {listed(unknown)}")
     if "pyramid" not in value:
         raise GameFileError("the saved game's position lacks its pyramid")
     wastes = value.get("wastes", [])

@@ -20,10 +20,15 @@ a rule set holds one as data (``RuleSet.layout``).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
+from typing import TypeVar
 
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import InvalidRulesError
+
+_T = TypeVar("_T")
 
 ROWS = 7
 SIZE = ROWS * (ROWS + 1) // 2
@@ -118,6 +123,13 @@ class Layout:
                 "a layout's name must be text without control characters (line breaks, escapes)"
             )
         object.__setattr__(self, "name", self.name[:80])
+        # The fields are data a user may build by hand or load from a file: each is checked
+        # and made canonical here, so every way of building a layout refuses the same things.
+        setattr_ = object.__setattr__
+        setattr_(self, "covered_by", _field(self.name, "covered_by", _coverers, self.covered_by))
+        setattr_(self, "places", _field(self.name, "places", _places, self.places))
+        setattr_(self, "face_down", _field(self.name, "face_down", _positions, self.face_down))
+        setattr_(self, "groups", _field(self.name, "groups", _indexes, self.groups))
         size = len(self.covered_by)
         if not 1 <= size <= MAX_POSITIONS:
             raise InvalidRulesError(
@@ -134,12 +146,12 @@ class Layout:
             )
         object.__setattr__(self, "groups", tuple(groups))
         for p, qs in enumerate(self.covered_by):
-            if any(not isinstance(q, int) or not p < q < size for q in qs):
+            if any(not p < q < size for q in qs):
                 raise InvalidRulesError(
                     f"layout {self.name!r}: position {p} must be covered only by later "
                     f"positions of the layout (0..{size - 1}), got {qs}"
                 )
-        if any(not isinstance(p, int) or not 0 <= p < size for p in self.face_down):
+        if any(not 0 <= p < size for p in self.face_down):
             raise InvalidRulesError(
                 f"layout {self.name!r}: face-down positions must be 0..{size - 1}"
             )
@@ -232,6 +244,11 @@ class Layout:
         """
         if not layouts:
             raise InvalidRulesError("side_by_side needs at least one layout")
+        for layout in layouts:
+            if not isinstance(layout, Layout):
+                raise InvalidRulesError(f"side_by_side takes layouts, got {shown(layout)}")
+        if isinstance(gap, bool) or not isinstance(gap, (int, float)):
+            raise InvalidRulesError(f"side_by_side's gap must be a number, got {shown(gap)}")
         covered: list[tuple[int, ...]] = []
         places: list[tuple[float, float]] = []
         groups: list[int] = []
@@ -254,7 +271,8 @@ class Layout:
         >>> sorted(dark.face_down)[-1], dark.covered_by == CLASSIC.covered_by
         (20, True)
         """
-        return Layout(self.name, self.covered_by, self.places, frozenset(positions), self.groups)
+        face_down = _field(self.name, "face_down", _positions, positions)
+        return Layout(self.name, self.covered_by, self.places, face_down, self.groups)
 
     def covered_positions(self) -> tuple[int, ...]:
         """The positions covered at the deal (every position but the bottom ones)."""
@@ -285,44 +303,69 @@ class Layout:
             raise InvalidRulesError(
                 "a layout needs name, covered_by and places (as from Layout.to_dict())"
             )
-        try:
-            return cls(
-                str(data["name"])[:80],
-                tuple(tuple(_index(q) for q in _seq(qs)) for qs in _seq(data["covered_by"])),
-                tuple(_place(xy) for xy in _seq(data["places"])),
-                frozenset(_index(p) for p in _seq(data.get("face_down", []))),
-                tuple(_index(g) for g in _seq(data.get("groups", []))),
-            )
-        except (TypeError, ValueError) as exc:
-            if isinstance(exc, InvalidRulesError):
-                raise
-            raise InvalidRulesError(f"a layout's positions must be numbers: {exc}") from None
+        return cls(
+            str(data["name"])[:80],
+            data["covered_by"],
+            data["places"],
+            data.get("face_down", []),
+            data.get("groups", []),
+        )
+
+
+def _field(name: str, what: str, convert: Callable[[object], _T], value: object) -> _T:
+    """``convert(value)``, or one InvalidRulesError naming the layout and the field."""
+    try:
+        return convert(value)
+    except (TypeError, ValueError) as exc:
+        raise InvalidRulesError(f"layout {name!r}: {what} {exc}") from None
 
 
 def _seq(value: object) -> Sequence[object]:
     if not isinstance(value, (list, tuple)) or len(value) > MAX_POSITIONS:
-        raise TypeError(f"expected a list of at most {MAX_POSITIONS} items")
+        raise TypeError(f"must be a list of at most {MAX_POSITIONS} items, got {shown(value)}")
     return value
 
 
 def _index(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**6:
-        raise TypeError("expected whole numbers")
+        raise TypeError(f"must hold whole numbers, got {shown(value)}")
     return value
 
 
+def _indexes(value: object) -> tuple[int, ...]:
+    return tuple(_index(i) for i in _seq(value))
+
+
+def _coverers(value: object) -> tuple[tuple[int, ...], ...]:
+    return tuple(_indexes(qs) for qs in _seq(value))
+
+
+def _positions(value: object) -> frozenset[int]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"must be a collection of positions, got {shown(value)}")
+    items = list(islice(value, MAX_POSITIONS + 1))  # a set, a range, even an endless iterator
+    if len(items) > MAX_POSITIONS:
+        raise TypeError(f"must hold at most {MAX_POSITIONS} positions")
+    return frozenset(_index(p) for p in items)
+
+
 def _place(value: object) -> tuple[float, float]:
-    x, y = _seq(value)
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (x, y)):
-        raise TypeError("a place is two numbers")
-    if not all(-1000 <= float(v) <= 1000 for v in (x, y)):  # type: ignore[arg-type]
-        raise ValueError("a place's numbers must be between -1000 and 1000")
-    return float(x), float(y)  # type: ignore[arg-type]
+    xy = _seq(value)
+    if len(xy) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy):
+        raise TypeError("must hold places of two numbers each, like [0, 1]")
+    x, y = float(xy[0]), float(xy[1])  # type: ignore[arg-type]
+    if not (-1000 <= x <= 1000 and -1000 <= y <= 1000):  # NaN fails every comparison
+        raise ValueError("must hold numbers between -1000 and 1000")
+    return x, y
+
+
+def _places(value: object) -> tuple[tuple[float, float], ...]:
+    return tuple(_place(xy) for xy in _seq(value))
 
 
 def _check_rows(rows: int) -> None:
     if isinstance(rows, bool) or not isinstance(rows, int) or not 1 <= rows <= 13:
-        raise InvalidRulesError(f"a pyramid or triangle has 1 to 13 rows, got {rows!r}")
+        raise InvalidRulesError(f"a pyramid or triangle has 1 to 13 rows, got {shown(rows)}")
 
 
 CLASSIC = Layout.pyramid(ROWS)

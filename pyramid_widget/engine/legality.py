@@ -25,9 +25,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations
 
-from pyramid_widget.engine.cards import KING, Card, card_long_name, card_str, rank, rank_name
+from pyramid_widget.engine.cards import (
+    KING,
+    Card,
+    card_long_name,
+    card_problem,
+    card_str,
+    rank,
+    rank_name,
+)
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Position, Status, Zone
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.engine.rules import RuleSet
 from pyramid_widget.errors import Refusal
 
@@ -51,6 +60,7 @@ KINDS: dict[str, str] = {
     "empty-stock": "a draw from an empty stock (the text says whether a redeal is possible)",
     "no-redeal": "a redeal that is not allowed now (stock not empty, no pass left, no waste)",
     "discarded": "a card that is already discarded",
+    "not-in-game": "a card the game does not hold (a second-deck card in a one-deck game)",
     "covered": "a pyramid card still covered (cards: the card, then the cards covering it)",
     "buried": "a waste card under the top of its pile (cards: the card, then the top)",
     "stock": "a stock card under the top of the stock",
@@ -175,7 +185,7 @@ def refusal(
     it); otherwise it is worked out with :func:`judge`.
     """
     if not isinstance(move, Move):
-        return _plain("not-a-move", f"{move!r} is not a move")
+        return _plain("not-a-move", f"{shown(move)} is not a move")
     state, why = judge(rules, position) if status is None else status
     if move.kind is MoveKind.NEXT_ROUND:
         return _next_round_refusal(rules, state)
@@ -246,6 +256,9 @@ def unavailable(rules: RuleSet, position: Position, card: Card) -> Refusal | Non
     'covered'
     """
     pos = position
+    if card >= pos.deck_size:  # the only cards that are nowhere: locate would fail
+        problem = card_problem(card, pos.deck_size // 52)
+        return Refusal("not-in-game", (card,), problem or f"{card_str(card)} is not in the game")
     where = pos.locate(card)
     if where.zone is Zone.DISCARD:
         return _refuse("discarded", [card], lambda n: f"{n(card)} is already discarded")

@@ -27,7 +27,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from pyramid_widget.engine.cards import KING, Card, card_str, parse_card, rank
+from pyramid_widget.engine.cards import KING, Card, card_problem, card_str, parse_card, rank
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import InvalidCardError, InvalidMoveError
 
 
@@ -55,12 +56,25 @@ _WORDS = {"draw": MoveKind.DRAW, "redeal": MoveKind.REDEAL, "next-round": MoveKi
 
 @dataclass(frozen=True, order=True)
 class Move:
-    """One move. Build it with :meth:`parse` or the named constructors."""
+    """One move. Build it with :meth:`parse` or the named constructors; its cards are
+    numbers from 0 to 103 (whether the game holds them is the game's business).
+
+    >>> Move.pair(0, 200)
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.InvalidMoveError: 200 is not a card: cards are numbered 0 to 103
+    """
 
     kind: MoveKind
     cards: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
+        for card in self.cards:
+            # the plain test first: the engine builds a move for every legal move it lists
+            if type(card) is not int or not 0 <= card < 104:
+                problem = card_problem(card)
+                if problem is not None:
+                    raise InvalidMoveError(problem)
         if len(self.cards) != _ARITY[self.kind]:
             raise InvalidMoveError(
                 f"a {self.kind.value} move names {_ARITY[self.kind]} card(s), got {len(self.cards)}"
@@ -126,15 +140,15 @@ class Move:
                 left, _, right = cleaned.partition("+")
                 if "+" in right:
                     raise InvalidMoveError(
-                        f"{text!r} is not a move: only two cards pair at a time, never three"
+                        f"{shown(text)} is not a move: only two cards pair at a time, never three"
                     )
                 return cls.pair(parse_card(left.strip()), parse_card(right.strip()))
             card = parse_card(cleaned)
         except InvalidCardError as exc:
-            raise InvalidMoveError(f"{text!r} is not a move: {exc}") from None
+            raise InvalidMoveError(f"{shown(text)} is not a move: {exc}") from None
         if rank(card) != KING:
             raise InvalidMoveError(
-                f"{text!r} is not a move: only a King is removed alone; "
+                f"{shown(text)} is not a move: only a King is removed alone; "
                 "name a pair like '5H+8C', or 'draw', 'redeal', 'cell 7S'"
             )
         return cls.king(card)

@@ -20,8 +20,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pyramid_widget.engine.cards import Card, card_str
+from pyramid_widget.engine.cards import Card, card_problem, card_str
 from pyramid_widget.engine.layout import CLASSIC, Layout
+from pyramid_widget.errors import InvalidCardError
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.rules import RuleSet
@@ -153,7 +154,10 @@ class Position:
             yield self.stock[-1], Zone.STOCK
 
     def locate(self, card: Card) -> Location:
-        """Return where ``card`` is (every card is somewhere)."""
+        """Return where ``card`` is (every card of the game is somewhere).
+
+        Raises :class:`~pyramid_widget.errors.InvalidCardError` for a card the game does not
+        hold (a second-deck card in a one-deck game)."""
         if card in self.pyramid:
             return Location(Zone.PYRAMID, self.pyramid.index(card))
         for index, pile in enumerate(self.wastes):
@@ -166,7 +170,11 @@ class Position:
                 return Location(Zone.RESERVE, index)
         if card in self.stock:
             return Location(Zone.STOCK, len(self.stock) - 1 - self.stock.index(card))
-        return Location(Zone.DISCARD, self.discard.index(card))
+        try:
+            return Location(Zone.DISCARD, self.discard.index(card))
+        except ValueError:  # checked last, so the common cases pay nothing
+            problem = card_problem(card, self.deck_size // 52)
+            raise InvalidCardError(problem or f"{card_str(card)} is not in the game") from None
 
     def take(self, card: Card) -> None:
         """Lift an available ``card`` out of its place (the caller puts it somewhere); a waste

@@ -4,7 +4,8 @@ returns and :meth:`Game.replay() <pyramid_widget.engine.game.Game.replay>` plays
 A record holds the rule set, where the game started (a deal, with its number when it has
 one, or a hand-made :class:`StartPosition`), every move in effect with the clock time it was
 played at, the redo list, the time played and the score. It holds nothing else: the position,
-the status and the undo history follow from it by replaying the moves. Building a record
+the status and the undo history follow from it by replaying the moves (the record says how
+many undos are left only where the undo depth has already cut that history short). Building a record
 checks every field by type and range and raises
 :class:`~pyramid_widget.errors.GameFileError` saying which one is wrong; replaying it checks
 that the moves are legal and that what the record says agrees with them.
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from pyramid_widget.engine.cards import Card, card_str
+from pyramid_widget.engine.cards import Card, card_problem, card_str
 from pyramid_widget.engine.deals import (
     MAX_DEAL_NUMBER,
     Deal,
@@ -40,7 +41,8 @@ from pyramid_widget.engine.deals import (
     validate_deal,
 )
 from pyramid_widget.engine.moves import Move
-from pyramid_widget.engine.rules import RuleSet
+from pyramid_widget.engine.quoting import shown
+from pyramid_widget.engine.rules import MAX_PASSES, RuleSet
 from pyramid_widget.errors import GameFileError, PyramidError
 
 __all__ = ["MAX_MOVES", "MAX_SCORE", "MAX_SECONDS", "GameRecord", "StartPosition", "TimedMove"]
@@ -61,7 +63,7 @@ def _fail(what: str, problem: str) -> GameFileError:
 
 def _int(value: object, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(what, f"must be an integer from {low} to {high}, got {_shown(value)}")
+        raise _fail(what, f"must be an integer from {low} to {high}, got {shown(value)}")
     return value
 
 
@@ -70,29 +72,24 @@ def _seconds(value: object, what: str) -> float:
         finite = math.isfinite(value) if isinstance(value, float) else True
         if finite and 0 <= value <= MAX_SECONDS:
             return float(value)
-    raise _fail(what, f"must be seconds from 0 to {MAX_SECONDS:g}, got {_shown(value)}")
+    raise _fail(what, f"must be seconds from 0 to {MAX_SECONDS:g}, got {shown(value)}")
 
 
-def _card(value: object, what: str) -> Card:
-    return _int(value, what, 0, 51)
+def _card(value: object, what: str, decks: int = 2) -> Card:
+    """A card of a game of ``decks`` decks (two where the rules are not known: a
+    :class:`StartPosition` alone; the :class:`GameRecord` then checks against its rules)."""
+    problem = card_problem(value, decks)
+    if problem is None and isinstance(value, int):  # card_problem has checked the type
+        return value
+    raise GameFileError(f"the saved game's {what}: {problem}")
 
 
-def _shown(value: object) -> str:
-    """A short text for a bad value (never the whole of a huge one)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
-        return "an integer of more than 30 digits"
-    text = repr(value) if isinstance(value, (str, int, float, bool, type(None))) else None
-    if text is None:
-        return f"a {type(value).__name__}"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _cards(value: object, what: str, *, gaps: bool = False) -> tuple[Any, ...]:
+def _cards(value: object, what: str, *, gaps: bool = False, decks: int = 2) -> tuple[Any, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise _fail(what, f"must be a list of cards, got {_shown(value)}")
+        raise _fail(what, f"must be a list of cards, got {shown(value)}")
     if len(value) > 104:
         raise _fail(what, f"holds {len(value)} cards, more than two decks")
-    return tuple(None if gaps and c is None else _card(c, what) for c in value)
+    return tuple(None if gaps and c is None else _card(c, what, decks) for c in value)
 
 
 @dataclass(frozen=True)
@@ -100,7 +97,9 @@ class StartPosition:
     """A hand-made first position, as :meth:`Game.from_position
     <pyramid_widget.engine.game.Game.from_position>` takes it: the pyramid's slots (28 for
     the classic layout; ``None`` empty), the stock first drawn first, each waste pile bottom
-    to top, the cells, the pass, and each reserve pile bottom to top."""
+    to top, the cells, the pass, and each reserve pile bottom to top. Its cards may be of
+    either deck (0 to 103): the :class:`GameRecord` holding it checks them against its rules.
+    """
 
     pyramid: tuple[Card | None, ...]
     stock: tuple[Card, ...] = ()
@@ -115,32 +114,32 @@ class StartPosition:
         if not self.pyramid:
             raise _fail("pyramid", "must have at least one slot")
         if isinstance(self.reserves, (str, bytes)) or not isinstance(self.reserves, Sequence):
-            raise _fail("reserves", f"must be a list of piles, got {_shown(self.reserves)}")
+            raise _fail("reserves", f"must be a list of piles, got {shown(self.reserves)}")
         if len(self.reserves) > 12:
             raise _fail("reserves", f"has {len(self.reserves)} piles, more than a rule set allows")
         setattr_(self, "reserves", tuple(_cards(p, "reserve pile") for p in self.reserves))
         setattr_(self, "stock", _cards(self.stock, "stock"))
         if isinstance(self.wastes, (str, bytes)) or not isinstance(self.wastes, Sequence):
-            raise _fail("wastes", f"must be a list of piles, got {_shown(self.wastes)}")
+            raise _fail("wastes", f"must be a list of piles, got {shown(self.wastes)}")
         if len(self.wastes) > 8:
             raise _fail("wastes", f"has {len(self.wastes)} piles, more than a rule set allows")
         setattr_(self, "wastes", tuple(_cards(p, "waste pile") for p in self.wastes))
         setattr_(self, "cells", _cards(self.cells, "cells", gaps=True))
-        _int(self.pass_number, "pass_number", 1, 10**6)
+        _int(self.pass_number, "pass_number", 1, MAX_PASSES)
 
 
 def _timed(value: object, what: str) -> tuple[TimedMove, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise _fail(what, f"must be a list of [move, seconds], got {_shown(value)}")
+        raise _fail(what, f"must be a list of [move, seconds], got {shown(value)}")
     if len(value) > MAX_MOVES:
         raise _fail(what, f"holds {len(value)} moves, more than {MAX_MOVES}")
     out = []
     for number, item in enumerate(value, start=1):
         if isinstance(item, (str, bytes)) or not isinstance(item, Sequence) or len(item) != 2:
-            raise _fail(what, f"entry {number} must be a [move, seconds] pair, got {_shown(item)}")
+            raise _fail(what, f"entry {number} must be a [move, seconds] pair, got {shown(item)}")
         move, at = item
         if not isinstance(move, Move):
-            raise _fail(what, f"entry {number} must hold a Move, got {_shown(move)}")
+            raise _fail(what, f"entry {number} must hold a Move, got {shown(move)}")
         out.append((move, _seconds(at, f"{what} entry {number} time")))
     return tuple(out)
 
@@ -155,7 +154,10 @@ class GameRecord:
     (never decreasing); ``redo``: the redo list, the move redone next last; ``elapsed``: the
     seconds played (at least the time of every move, checked on replay); ``score``: the points (checked against
     the moves on replay; ``None`` to recompute them); ``scored``: the cards that earned points
-    in the current round (only used where undo keeps the score, ``egypt``).
+    in the current round (only used where undo keeps the score, ``egypt``); ``undos_left``:
+    how many moves :meth:`Game.undo <pyramid_widget.engine.game.Game.undo>` can take back
+    now, where the rules' undo depth has cut that short (``None``, as in records from before
+    it was kept: every move of the round in effect, up to the undo depth).
     """
 
     rules: RuleSet
@@ -167,11 +169,12 @@ class GameRecord:
     elapsed: float | None = None
     score: int | None = None
     scored: frozenset[Card] | None = None
+    undos_left: int | None = None
 
     def __post_init__(self) -> None:
         setattr_ = object.__setattr__
         if not isinstance(self.rules, RuleSet):
-            raise _fail("rules", f"must be a RuleSet, got {_shown(self.rules)}")
+            raise _fail("rules", f"must be a RuleSet, got {shown(self.rules)}")
         self._check_start()
         moves = _timed(self.moves, "move list")
         redo = _timed(self.redo, "redo list")
@@ -189,12 +192,14 @@ class GameRecord:
         setattr_(self, "elapsed", _seconds(self.elapsed, "elapsed time"))
         if self.score is not None:
             _int(self.score, "score", -MAX_SCORE, MAX_SCORE)
+        if self.undos_left is not None:
+            _int(self.undos_left, "undos_left", 0, MAX_MOVES)
         if self.scored is not None:
             if isinstance(self.scored, (str, bytes)) or not isinstance(
                 self.scored, (Sequence, set, frozenset)
             ):
-                raise _fail("scored cards", f"must be a list of cards, got {_shown(self.scored)}")
-            cards = _cards(list(self.scored), "scored cards")
+                raise _fail("scored cards", f"must be a list of cards, got {shown(self.scored)}")
+            cards = _cards(list(self.scored), "scored cards", decks=self.rules.decks)
             if len(set(cards)) != len(cards):
                 raise _fail("scored cards", "repeat a card")
             setattr_(self, "scored", frozenset(cards))
@@ -203,9 +208,17 @@ class GameRecord:
         setattr_ = object.__setattr__
         if self.start is not None:
             if not isinstance(self.start, StartPosition):
-                raise _fail("position", f"must be a StartPosition, got {_shown(self.start)}")
+                raise _fail("position", f"must be a StartPosition, got {shown(self.start)}")
             if self.deal is not None or self.deal_number is not None:
                 raise _fail("start", "gives both a deal and a position")
+            start, decks = self.start, self.rules.decks
+            places = [("pyramid", start.pyramid), ("stock", start.stock), ("cells", start.cells)]
+            places += [("waste pile", pile) for pile in start.wastes]
+            places += [("reserve pile", pile) for pile in start.reserves]
+            for what, cards in places:
+                for card in cards:
+                    if card is not None:
+                        _card(card, what, decks)
             return
         if self.deal_number is not None:
             number = _int(self.deal_number, "deal_number", 0, MAX_DEAL_NUMBER)
@@ -215,7 +228,7 @@ class GameRecord:
         if self.deal is None:
             raise _fail("start", "gives neither a deal, a deal number nor a position")
         if isinstance(self.deal, (str, bytes)) or not isinstance(self.deal, Sequence):
-            raise _fail("deal", f"must be {self.rules.deck_size} cards, got {_shown(self.deal)}")
+            raise _fail("deal", f"must be {self.rules.deck_size} cards, got {shown(self.deal)}")
         try:
             deal = validate_deal(self.deal, self.rules.decks)
         except PyramidError as exc:

@@ -34,6 +34,7 @@ Decisions where docs/RULES.md is silent (also in the README's rules section):
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -42,17 +43,37 @@ from typing import Any, Literal
 
 from pyramid_widget.engine.cards import Card, rank
 from pyramid_widget.engine.layout import CLASSIC, Layout
+from pyramid_widget.engine.quoting import listed, shown
 from pyramid_widget.errors import InvalidRulesError
 
 ZONES = ("cell", "pyramid", "reserve", "stock", "waste")
 #: The longest rule set name and description, in characters.
 MAX_NAME = 80
 MAX_DESCRIPTION = 1000
+#: The most pairs a pairing table may list (there are 91 different ones).
+MAX_PAIRS = 200
 #: The largest number (in absolute value) a scoring field may hold.
 MAX_POINTS = 10**9
 WinCondition = Literal["pyramid", "all"]
 RedealOrder = Literal["first-drawn", "by-pile"]
 REDEAL_ORDERS = ("first-drawn", "by-pile")
+
+
+_CONTROL = {"Cc", "Cs", "Zl", "Zp"}
+
+
+def _text_problem(value: object, limit: int, *, empty: bool) -> str | None:
+    """What is wrong with a name or description: not a string, empty, too long, or holding
+    control characters (markup is fine: the page shows it as text)."""
+    if not isinstance(value, str):
+        return f"must be a string, got {shown(value)}"
+    if not value and not empty:
+        return "must be a non-empty string"
+    if len(value) > limit:
+        return f"must be at most {limit} characters, got {len(value)}"
+    if any(unicodedata.category(ch) in _CONTROL for ch in value):
+        return "must not hold control characters (line breaks, tabs, escapes)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -61,7 +82,9 @@ class Pairing:
 
     A value paired with itself (``(11, 11)``: J+J) pairs two cards of the same rank. Which
     single cards go alone is the rule set's ``kings_alone``. The named tables are in
-    :data:`PAIRINGS`; ``RuleSet.pairing`` takes a name or a table.
+    :data:`PAIRINGS`; ``RuleSet.pairing`` takes a name or a table. ``pairs`` may be given as
+    any collection of pairs, each a tuple or a list; anything else raises
+    :class:`~pyramid_widget.errors.InvalidRulesError`.
 
     >>> PAIRINGS["sum13"].matches(5, 8), PAIRINGS["adjacent"].matches(1, 13)
     (True, False)
@@ -69,6 +92,12 @@ class Pairing:
     (True, True)
     >>> PAIRINGS["sum13"].partners(6)
     (7,)
+    >>> Pairing("mine", [[5, 8], (6, 7)]).pairs == {(5, 8), (6, 7)}
+    True
+    >>> Pairing("broken", [[1, [12]]])
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.InvalidRulesError: pairing 'broken': pairs are two rank values from 1 (Ace) to 13 (King), got a list
     """
 
     name: str
@@ -78,13 +107,31 @@ class Pairing:
     """``pairs`` in both orders, for :meth:`matches`."""
 
     def __post_init__(self) -> None:
+        problem = _text_problem(self.name, MAX_NAME, empty=False)
+        if problem:
+            raise InvalidRulesError(f"a pairing's name {problem}")
+        table = f"pairing {self.name!r}"
+        problem = _text_problem(self.text, MAX_DESCRIPTION, empty=True)
+        if problem:
+            raise InvalidRulesError(f"{table}: its text {problem}")
+        items = self.pairs
+        # a table is data from a file as often as from code: any collection of pairs, each
+        # a tuple or a list, but never a text, a mapping or a huge or endless iterable
+        if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+            raise InvalidRulesError(
+                f"{table}: pairs must be a collection of [value, value] pairs, got {shown(items)}"
+            )
+        listed = list(itertools.islice(items, MAX_PAIRS + 1))
+        if len(listed) > MAX_PAIRS:
+            raise InvalidRulesError(f"{table}: a pairing table holds at most {MAX_PAIRS} pairs")
         pairs = set()
-        for item in self.pairs:
-            ok = isinstance(item, tuple) and len(item) == 2
+        for item in listed:
+            ok = isinstance(item, (tuple, list)) and len(item) == 2
             ok = ok and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
             if not ok or not all(1 <= v <= 13 for v in item):
                 raise InvalidRulesError(
-                    f"pairing {self.name!r}: pairs are two rank values from 1 (Ace) to 13 (King)"
+                    f"{table}: pairs are two rank values from 1 (Ace) to 13 (King), "
+                    f"got {shown(item)}"
                 )
             pairs.add((min(item), max(item)))
         object.__setattr__(self, "pairs", frozenset(pairs))
@@ -146,38 +193,6 @@ def _int_at_least(value: object, low: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= low
 
 
-def _shown(value: object) -> str:
-    """A short text for a bad value (never the whole of a huge one)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
-        return "an integer of more than 30 digits"
-    if isinstance(value, (str, int, float, bool, type(None))):
-        text = repr(value)
-        return text if len(text) <= 60 else text[:57] + "..."
-    return f"a {type(value).__name__}"
-
-
-def _listed(keys: Iterable[object]) -> str:
-    shown = sorted(_shown(k) if not isinstance(k, str) else k[:40] for k in keys)
-    return ", ".join(shown[:6]) + (" ..." if len(shown) > 6 else "")
-
-
-_CONTROL = {"Cc", "Cs", "Zl", "Zp"}
-
-
-def _text_problem(value: object, limit: int, *, empty: bool) -> str | None:
-    """What is wrong with a name or description: not a string, empty, too long, or holding
-    control characters (markup is fine: the page shows it as text)."""
-    if not isinstance(value, str):
-        return f"must be a string, got {_shown(value)}"
-    if not value and not empty:
-        return "must be a non-empty string"
-    if len(value) > limit:
-        return f"must be at most {limit} characters, got {len(value)}"
-    if any(unicodedata.category(ch) in _CONTROL for ch in value):
-        return "must not hold control characters (line breaks, tabs, escapes)"
-    return None
-
-
 #: Integer fields of a rule set and their ranges.
 _INT_RANGES = {
     "waste_piles": (1, 8),
@@ -197,16 +212,17 @@ _BOOL_FIELDS = (
     "overlap_discards",
     "waste_pair",
 )
-_MAX_PASSES = 1_000_000
+#: The most passes a rule set may allow (and the highest pass a saved game may be in).
+MAX_PASSES = 1_000_000
 
 
 def _range_problem(name: str, value: object, low: int, high: int) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int):
-        return f"{name} must be an integer from {low} to {high}, got {_shown(value)}"
+        return f"{name} must be an integer from {low} to {high}, got {shown(value)}"
     if value < low:
-        return f"{name} must be at least {low}, got {value}"
+        return f"{name} must be at least {low}, got {shown(value)}"
     if value > high:
-        return f"{name} must be at most {high}, got {_shown(value)}"
+        return f"{name} must be at most {high}, got {shown(value)}"
     return None
 
 
@@ -215,13 +231,13 @@ def _scoring_problems(scoring: Scoring) -> Iterable[str]:
         value = getattr(scoring, f.name)
         if f.name == "undo_keeps_score":
             if type(value) is not bool:
-                yield f"undo_keeps_score must be true or false, got {_shown(value)}"
+                yield f"undo_keeps_score must be true or false, got {shown(value)}"
         elif f.name == "time_bonus_per_second":
             number = isinstance(value, (int, float)) and not isinstance(value, bool)
             if not number or not 0 <= value <= MAX_POINTS or not math.isfinite(value):
                 yield (
                     f"time_bonus_per_second must be a number from 0 to {MAX_POINTS}, "
-                    f"got {_shown(value)}"
+                    f"got {shown(value)}"
                 )
         else:
             problem = _range_problem(f.name, value, -MAX_POINTS, MAX_POINTS)
@@ -295,9 +311,16 @@ class RuleSet:
     ``None`` = unlimited), ``stock_top_available`` (the top stock card may be played),
     ``stock_face_up`` (the stock's top card is shown), ``pair_zones`` (which zones may pair
     with which, as ``"pyramid+waste"`` names), ``cells`` (free cells, ``egypt``),
-    ``win`` ("pyramid" empty or "all" cards gone: 52, or 104 with two decks), ``undo_depth``, ``stall_rule`` (the
-    ``easy`` rule: a whole pass with no removal and no removal left ends the game),
-    ``rounds`` (winning a round deals the next one, ``egypt``) and ``scoring``.
+    ``win`` ("pyramid" empty or "all" cards gone: 52, or 104 with two decks), ``undo_depth``
+    (how many moves undo takes back in a row: 100, or 1 in ``egypt``; 0 for no undo at all),
+    ``stall_rule`` (the ``easy`` rule: a whole pass with no removal and no removal left ends
+    the game), ``rounds`` (winning a round deals the next one, ``egypt``) and ``scoring``.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> no_undo = Game(get_rules("medium").replace(name="no-undo", undo_depth=0), deal=7)
+    >>> _ = no_undo.play("draw")
+    >>> no_undo.can_undo, no_undo.refusal("draw") is None
+    (False, True)
     """
 
     name: str = "custom"
@@ -401,7 +424,7 @@ class RuleSet:
         """Return a copy with ``changes`` applied (validated like a new rule set)."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
-            raise InvalidRulesError(f"rule sets have no field(s) {', '.join(sorted(unknown))}")
+            raise InvalidRulesError(f"rule sets have no field(s) {listed(unknown)}")
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -428,31 +451,31 @@ class RuleSet:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise InvalidRulesError(f"rule sets have no field(s) {_listed(unknown)}")
+            raise InvalidRulesError(f"rule sets have no field(s) {listed(unknown)}")
         values = dict(data)
         if "scoring" in values and isinstance(values["scoring"], Mapping):
             scoring = values["scoring"]
             fields = {f.name for f in dataclasses.fields(Scoring)}
             if set(scoring) - fields:
                 raise InvalidRulesError(
-                    f"bad scoring: scoring has no field(s) {_listed(set(scoring) - fields)}"
+                    f"bad scoring: scoring has no field(s) {listed(set(scoring) - fields)}"
                 )
             values["scoring"] = Scoring(**scoring)
         elif "scoring" in values and not isinstance(values["scoring"], Scoring):
             raise InvalidRulesError(
-                f"bad scoring: scoring must be a mapping of its fields, got {_shown(values['scoring'])}"
+                f"bad scoring: scoring must be a mapping of its fields, got {shown(values['scoring'])}"
             )
         if "layout" in values and not isinstance(values["layout"], Layout):
             values["layout"] = Layout.from_dict(values["layout"])
         if isinstance(values.get("pairing"), Mapping):
             table = values["pairing"]
             pairs = table.get("pairs")
-            if not isinstance(pairs, (list, tuple)) or len(pairs) > 200:
+            if not isinstance(pairs, (list, tuple)):
                 raise InvalidRulesError("a pairing table needs a list of [value, value] pairs")
-            values["pairing"] = Pairing(
-                str(table.get("name", "custom"))[:MAX_NAME],
-                frozenset(tuple(p) if isinstance(p, (list, tuple)) else p for p in pairs),
-            )
+            # the pairs go to Pairing as they are: it checks each one before hashing it, and
+            # makes the frozenset the field holds
+            name = str(table.get("name", "custom"))[:MAX_NAME]
+            values["pairing"] = Pairing(name, pairs)  # type: ignore[arg-type]
         if "pair_zones" in values:
             zones = values["pair_zones"]
             if not isinstance(zones, (list, tuple, set, frozenset)) or not all(
@@ -473,7 +496,7 @@ def _normalise_zones(name: str, zones: Iterable[str]) -> frozenset[str]:
         parts = item.split("+") if isinstance(item, str) else []
         if len(parts) != 2 or not all(p in ZONES for p in parts):
             raise InvalidRulesError(
-                f"rule set {name!r}: {_shown(item)} is not a zone pair; use two of "
+                f"rule set {name!r}: {shown(item)} is not a zone pair; use two of "
                 f"{', '.join(ZONES)} joined by '+', like 'pyramid+waste'"
             )
         result.add(zone_pair(*parts))
@@ -493,7 +516,7 @@ def _pairing_problems(rules: RuleSet) -> Iterable[str]:
 
         names = ", ".join(rank_name(v) for v in stuck)
         yield (
-            f"the pairing {table.name!r} pairs {names} with nothing and the rules do not remove "
+            f"the pairing {shown(table.name)} pairs {names} with nothing and the rules do not remove "
             "it alone, so such a card could never leave the game"
         )
 
@@ -554,27 +577,27 @@ def _problems(rules: RuleSet) -> Iterable[str]:
     if not isinstance(rules.pairing, Pairing) and (
         not isinstance(rules.pairing, str) or rules.pairing not in PAIRINGS
     ):
-        yield f"pairing must be one of {', '.join(PAIRINGS)} or a Pairing, got {_shown(rules.pairing)}"
+        yield f"pairing must be one of {', '.join(PAIRINGS)} or a Pairing, got {shown(rules.pairing)}"
     else:
         yield from _pairing_problems(rules)
     problem = _text_problem(rules.source, MAX_DESCRIPTION, empty=True)
     if problem:
         yield f"source {problem}"
     if not isinstance(rules.redeal_order, str) or rules.redeal_order not in REDEAL_ORDERS:
-        yield f"redeal_order must be 'first-drawn' or 'by-pile', got {_shown(rules.redeal_order)}"
+        yield f"redeal_order must be 'first-drawn' or 'by-pile', got {shown(rules.redeal_order)}"
     yield from _shape_problems(rules)
     if not isinstance(rules.win, str) or rules.win not in ("pyramid", "all"):
-        yield f"win must be 'pyramid' or 'all', got {_shown(rules.win)}"
+        yield f"win must be 'pyramid' or 'all', got {shown(rules.win)}"
     for name in _BOOL_FIELDS:
         value = getattr(rules, name)
         if type(value) is not bool:
-            yield f"{name} must be true or false, got {_shown(value)}"
+            yield f"{name} must be true or false, got {shown(value)}"
     for name, (low, high) in _INT_RANGES.items():
         problem = _range_problem(name, getattr(rules, name), low, high)
         if problem:
             yield problem
     if rules.passes is not None:
-        problem = _range_problem("passes", rules.passes, 1, _MAX_PASSES)
+        problem = _range_problem("passes", rules.passes, 1, MAX_PASSES)
         if problem:
             yield problem + " (or None for unlimited)"
     if not isinstance(rules.scoring, Scoring):
@@ -839,7 +862,7 @@ def get_rules(rules: str | RuleSet | Mapping[str, Any]) -> RuleSet:
             return PRESETS[rules.strip().lower()]
         except KeyError:
             raise InvalidRulesError(
-                f"unknown rule set {rules!r}; choose one of {', '.join(PRESETS)}"
+                f"unknown rule set {shown(rules)}; choose one of {', '.join(PRESETS)}"
             ) from None
     if isinstance(rules, Mapping):
         return RuleSet.from_dict(rules)

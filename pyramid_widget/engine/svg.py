@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.cards import Card, card_long_name, card_str, rank
 from pyramid_widget.engine.describe import counted
+from pyramid_widget.engine.quoting import shown
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
@@ -193,7 +194,7 @@ def game_svg(game: Game, *, width: int | None = None, theme: str = "light") -> s
     so the picture reads on any page background. Raises ``ValueError`` for another theme.
     """
     if theme not in _THEMES:
-        raise ValueError(f"theme must be 'light' or 'dark', got {theme!r}")
+        raise ValueError(f"theme must be 'light' or 'dark', got {shown(theme)}")
     wastes, cells = game.wastes, game.cells
     layout = game.rules.layout
     zones = [("reserve", i) for i in range(len(game.reserves))]

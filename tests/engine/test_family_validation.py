@@ -155,7 +155,7 @@ def test_every_preset_reads_back_from_its_dict(name: str) -> None:
         (dict(places=[[float("inf"), 0.0]] * 28), "between -1000 and 1000"),
         (dict(places=[[0.0, 0.0]] * 27), "28 positions but 27 places"),
         (dict(face_down=[28]), "face-down positions must be 0..27"),
-        (dict(covered_by="1,2"), "a layout"),
+        (dict(covered_by="1,2"), "covered_by must be a list"),
     ],
 )
 def test_a_bad_layout_is_refused(changes: dict[str, Any], message: str) -> None:

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from pyramid_widget import Game
+from pyramid_widget import Game, get_rules, parse_card
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER, format_deal
 from pyramid_widget.engine.gamefile import read
 from pyramid_widget.engine.record import GameRecord, StartPosition
-from pyramid_widget.errors import GameFileError
+from pyramid_widget.engine.rules import EGYPT_SCORING
+from pyramid_widget.errors import GameFileError, IllegalMoveError
 from tests.support.engine import bottom, game
 
 
@@ -246,3 +247,116 @@ def test_read_checks_without_replaying() -> None:
     data = saved()
     record = read(data)
     assert record.deal_number == 7 and len(record.moves) == 1
+
+
+# -- two-deck positions (bad-input audit, item 2) --------------------------------------------
+
+
+def test_a_two_deck_position_saves_records_and_replays() -> None:
+    g = game("anubis", [None] * 44 + ["5H'"], stock=["8C'", "2C"])
+    g.play("draw")
+    twin = Game.from_json(g.to_json())
+    assert twin.pyramid == g.pyramid and twin.wastes == g.wastes and twin.history == g.history
+    assert Game.replay(g.record(), clock=lambda: 0.0).record() == g.record()
+    assert json.loads(g.to_json())["position"]["stock"] == ["8C'", "2C"]
+
+
+def test_two_deck_scored_cards_round_trip() -> None:
+    rules = get_rules("anubis").replace(name="anubis_egypt", scoring=EGYPT_SCORING)
+    g = Game.from_position(
+        rules, pyramid=[None] * 44 + ["5H'"], stock=["8C'", "2C"], clock=lambda: 0.0
+    )
+    g.play("draw")
+    g.play("5H'+8C'")
+    g.undo()  # egypt scoring keeps the points and the scored cards over an undo
+    assert g.score == 500 and g.record().scored == {parse_card("5H'"), parse_card("8C'")}
+    twin = Game.from_json(g.to_json())
+    assert twin.score == 500 and twin.record().scored == g.record().scored and twin.can_redo
+    assert json.loads(g.to_json())["scored"] == ["5H'", "8C'"]
+
+
+def test_a_one_deck_save_naming_a_second_deck_card_is_refused() -> None:
+    data = json.loads(game("medium", bottom("5H"), stock=["8C"]).to_json())
+    data["position"]["stock"] = ["8C'"]
+    refused(data, "the saved game's stock: 8C' is a second-deck card, but the game has one deck")
+    data = saved()
+    data["scored"] = ["8C'"]
+    refused(data, "the saved game's scored cards: 8C' is a second-deck card")
+
+
+def test_a_start_position_alone_takes_either_deck_and_its_record_checks_the_rules() -> None:
+    start = StartPosition(pyramid=(None,) * 27 + (parse_card("5H'"),))
+    with pytest.raises(GameFileError, match="pyramid: 5H' is a second-deck card"):
+        GameRecord(rules=get_rules("medium"), start=start)
+    with pytest.raises(GameFileError, match="104 is not a card"):
+        StartPosition(pyramid=(104,))
+
+
+# -- the undos left (bad-input audit, item 7) --------------------------------------------------
+
+
+def endless() -> Game:
+    """A medium game with unlimited redeals, 130 draws and redeals in, 100 of them undone."""
+    g = Game(get_rules("medium").replace(name="endless", passes=None), deal=7, clock=lambda: 0.0)
+    for _ in range(130):
+        g.play("draw" if g.stock else "redeal")
+    for _ in range(100):
+        g.undo()
+    return g
+
+
+def test_a_spent_egypt_undo_stays_spent_after_a_save() -> None:
+    g = game("egypt", bottom("5H", "9D"), stock=["2C", "3C", "4C", "6C", "7C", "8C"])
+    g.play("draw")
+    g.play("draw")
+    g.undo()
+    assert not g.can_undo
+    twin = Game.from_json(g.to_json())
+    assert not twin.can_undo and not Game.from_json(twin.to_json()).can_undo
+    with pytest.raises(IllegalMoveError, match="the undo limit is reached"):
+        twin.undo()
+    twin.redo()
+    g.redo()
+    assert twin.can_undo and g.can_undo and twin.to_json() == g.to_json()
+
+
+def test_undos_spent_beyond_the_depth_stay_spent_after_a_save() -> None:
+    g = endless()
+    assert g.moves == 30 and not g.can_undo
+    twin = Game.replay(read(g.to_json()), clock=lambda: 0.0)
+    assert not twin.can_undo and twin.record() == g.record()
+    for _ in range(5):
+        g.redo()
+        twin.redo()
+    for _ in range(5):
+        assert g.undo() == twin.undo()
+    assert not g.can_undo and not twin.can_undo
+
+
+def test_a_game_with_every_undo_left_saves_as_before() -> None:
+    g = Game("medium", deal=7, clock=lambda: 0.0)
+    g.play("draw")
+    g.play("draw")
+    g.undo()
+    assert "undos_left" not in json.loads(g.to_json()) and g.record().undos_left is None
+    assert Game.from_json(g.to_json()).can_undo  # a file without the field: as it always was
+
+
+@pytest.mark.parametrize("left", [-1, "0", True, 1.0, 10**6])
+def test_undos_left_must_be_a_count_the_moves_allow(left: object) -> None:
+    data = json.loads(endless().to_json())
+    data["undos_left"] = left
+    refused(data, "undos_left")
+    data["undos_left"] = 31
+    refused(data, r"undos_left \(31\) is more than its moves allow \(30\)")
+
+
+def test_undo_depth_0_means_no_undo_at_all() -> None:
+    rules = get_rules("medium").replace(name="no-undo", undo_depth=0)
+    g = Game(rules, deal=7, clock=lambda: 0.0)
+    g.play("draw")
+    assert not g.can_undo
+    with pytest.raises(IllegalMoveError, match="no-undo allows no undo"):
+        g.undo()
+    twin = Game.from_json(g.to_json())
+    assert not twin.can_undo and twin.history == g.history

@@ -81,6 +81,7 @@ def test_json_replay_gives_the_same_state(rules: str, number: int, data: st.Data
     twin = Game.from_json(game.to_json())
     assert snapshot(twin) == snapshot(game) and twin.score == game.score
     assert twin.history == game.history and twin.can_redo == game.can_redo
+    assert twin.can_undo == game.can_undo
     assert str(twin) == str(game) and twin.rules == game.rules
 
 

@@ -346,3 +346,14 @@ def test_reading_only_a_current_file_sees_what_a_writer_wrote(tmp_path: Path) ->
     reader.close()
     writer.close()
     assert json.loads(Records(path).game_json(1))["format"] == "pyramid-widget/game"
+
+
+# -- a two-deck hand-made position (bad-input audit, item 2) ----------------------------------
+
+
+def test_a_two_deck_position_is_saved_and_recorded() -> None:
+    game = Game.from_position("anubis", pyramid=[None] * 44 + ["5H'"], stock=["8C'"])
+    with Records(":memory:") as records:
+        records.save_game(game, name="two decks")
+        assert records.load_game("two decks").pyramid == game.pyramid
+        records.record_game(game)
