@@ -22,6 +22,10 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
+
+# The engine's short quote of a bad value: the records quote what they are given the same way
+# (a hostile megabyte string or a 5000-digit number never lands whole in a message).
+from pyramid_widget.engine.record import _shown as shown
 from pyramid_widget.errors import RecordsError
 
 if TYPE_CHECKING:
@@ -58,8 +62,8 @@ def text(value: object, what: str) -> str:
 def whole(value: object, what: str, low: int = 0) -> int:
     """``value`` if it is an ``int`` (not a bool) from ``low`` up to SQLite's largest."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value < INT64:
-        shown = repr(value) if isinstance(value, int) else type(value).__name__
-        raise _refuse(f"its {what} must be a whole number from {low} to {INT64 - 1}, got {shown}")
+        got = shown(value) if isinstance(value, int) else type(value).__name__
+        raise _refuse(f"its {what} must be a whole number from {low} to {INT64 - 1}, got {got}")
     return value
 
 
@@ -77,9 +81,9 @@ def deal_number_text(value: object) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_DEAL_NUMBER:
-        shown = repr(value) if isinstance(value, int) else type(value).__name__
+        got = shown(value) if isinstance(value, int) else type(value).__name__
         raise _refuse(
-            f"its deal number must be a whole number from 0 to {MAX_DEAL_NUMBER}, got {shown}"
+            f"its deal number must be a whole number from 0 to {MAX_DEAL_NUMBER}, got {got}"
         )
     return str(value)
 
@@ -102,7 +106,7 @@ def when_text(when: object) -> str:
     try:
         dt.datetime.fromisoformat(stamp)
     except ValueError:
-        raise _refuse(f"its finishing time must be ISO 8601 text, got {stamp[:40]!r}") from None
+        raise _refuse(f"its finishing time must be ISO 8601 text, got {shown(stamp)}") from None
     return stamp
 
 
@@ -167,7 +171,7 @@ def rounds_completed(game: Game, result: str) -> int:
 def check_result(result: object) -> str:
     """``result`` if it is one of :data:`RESULTS`."""
     if not isinstance(result, str) or result not in RESULTS:
-        raise RecordsError(f"unknown result {result!r}; expected one of {', '.join(RESULTS)}")
+        raise RecordsError(f"unknown result {shown(result)}; expected one of {', '.join(RESULTS)}")
     return result
 
 
@@ -196,7 +200,7 @@ def check_query(value: object, what: str) -> None:
         except UnicodeEncodeError:
             raise RecordsError(f"a {what} must be valid Unicode text") from None
     if isinstance(value, int) and not -INT64 <= value < INT64:
-        raise RecordsError(f"no stored game with id {value}")
+        raise RecordsError(f"no stored game with id {shown(value)}")
 
 
 def check_limit(limit: object) -> int:
@@ -204,5 +208,5 @@ def check_limit(limit: object) -> int:
     if limit is None:
         return -1
     if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit < INT64:
-        raise RecordsError(f"limit must be a whole number from 0 up, or None, got {limit!r}")
+        raise RecordsError(f"limit must be a whole number from 0 up, or None, got {shown(limit)}")
     return limit

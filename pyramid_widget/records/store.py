@@ -61,6 +61,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pyramid_widget.engine.record import _shown as shown  # the engine's short quote of a value
 from pyramid_widget.errors import RecordsError, UnknownSavedGameError
 from pyramid_widget.records import rows
 from pyramid_widget.records.rows import RESULTS
@@ -108,6 +109,8 @@ _RECORD_ERRORS = (
     UnicodeError,
 )
 """What SQLite raises for a value it cannot bind or keep: a bad record, not a bad file."""
+_LISTED = 10
+"""Saved games named in an "unknown saved game" message; the rest are counted."""
 
 
 class RecordsWarning(UserWarning):
@@ -199,10 +202,22 @@ def resolve_path(path: str | os.PathLike[str] | None) -> Path | None:
     True
     >>> str(resolve_path("/tmp/somewhere/"))
     '/tmp/somewhere/records.sqlite3'
+    >>> resolve_path(5)
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.RecordsError: a records path must be a file or directory name, ':memory:' or None, got 5
     """
     if path is None:
         return default_path()
-    text = os.fspath(path)
+    # Refused here with a sentence, as every other wrong-typed argument to the store is
+    # (os.fspath would say "expected str, bytes or os.PathLike object, not int"); bytes too,
+    # since Path() cannot take them.
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(text, str):
+        raise RecordsError(
+            "a records path must be a file or directory name, ':memory:' or None, "
+            f"got {shown(path)}"
+        )
     if text == ":memory:":
         return None
     resolved = Path(text).expanduser()
@@ -219,6 +234,8 @@ class Records:
     falls back to memory and says so with a :class:`RecordsWarning`, also kept in
     :attr:`warning` so a user interface can show it. ``path`` is the file in use
     (``None`` in memory).
+
+    A ``path`` that is not one (a number, bytes) raises :class:`RecordsError`.
 
     ``read_only=True`` opens an existing file only to read it: nothing is created, migrated,
     moved or written (an older file is migrated in memory), and a file that is missing, not a
@@ -526,7 +543,7 @@ class Records:
         try:
             return Game.from_json(found[0][0])
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-            raise RecordsError(f"the saved game {name!r} cannot be read back: {exc}") from None
+            raise RecordsError(f"the saved game {shown(name)} cannot be read back: {exc}") from None
 
     def saved_games(self) -> list[SavedGame]:
         """Saved games, newest first."""
@@ -565,11 +582,11 @@ class Records:
         for a mark that is not one of those or a key of the wrong type."""
         _check_learner(learner)
         if not isinstance(lesson, str) or not lesson:
-            raise RecordsError(f"a lesson title must be non-empty text, got {lesson!r}")
+            raise RecordsError(f"a lesson title must be non-empty text, got {shown(lesson)}")
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < 10_000:
-            raise RecordsError(f"a lesson step is a number 0..9999, got {step!r}")
+            raise RecordsError(f"a lesson step is a number 0..9999, got {shown(step)}")
         if how not in ("done", "shown"):
-            raise RecordsError(f"a lesson step is marked 'done' or 'shown', got {how!r}")
+            raise RecordsError(f"a lesson step is marked 'done' or 'shown', got {shown(how)}")
         when = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         sql = (
             "INSERT INTO lesson_progress (learner, lesson, step, how, marked_at)"
@@ -581,15 +598,16 @@ class Records:
 
     def _unknown_text(self, name: str) -> str:
         names = [saved.name for saved in self.saved_games()]
-        listing = (
-            "there are " + ", ".join(map(repr, names)) if names else "there are no saved games"
-        )
-        return f"no saved game named {name!r}; {listing}"
+        listing = ", ".join(map(shown, names[:_LISTED]))
+        if len(names) > _LISTED:  # a message is one sentence, not a catalogue of every save
+            listing += f" and {len(names) - _LISTED} more"
+        listing = f"there are {listing}" if names else "there are no saved games"
+        return f"no saved game named {shown(name)}; {listing}"
 
 
 def _check_learner(learner: object) -> None:
     if not isinstance(learner, str) or not learner.strip() or len(learner) > 200:
-        raise RecordsError(f"a learner's name must be non-empty text, got {learner!r}")
+        raise RecordsError(f"a learner's name must be non-empty text, got {shown(learner)}")
 
 
 def _not_ours(target: Path) -> str:
