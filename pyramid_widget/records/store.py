@@ -10,12 +10,16 @@ The store never stops play, and never moves or replaces a file that is not its o
 records file (recognisably one of ours: see :func:`~pyramid_widget.records.schema.looks_like_ours`)
 is moved aside to ``records.sqlite3.corrupt-<UTC time>`` with a :class:`RecordsWarning` naming
 the new path, and a fresh file is started. Any other file (a text file, another program's
-database, a newer version's records) is left exactly as it is, and so is a location that
-cannot be written (read-only directory, a path under a regular file, a disk that refuses
-writes): the store falls back to memory, with a warning; when an old file can still be read,
-its contents are copied into memory so the statistics still show. ``read_only=True`` (what a
-read command such as ``pyramid-widget stats`` uses) changes nothing at all, and raises
-:class:`RecordsError` for a file it cannot read.
+database, a newer version's records, a file of ours whose tables or columns were changed by
+hand) is left exactly as it is, and so is a location that cannot be written (read-only
+directory, a path under a regular file, a disk that refuses writes): the store falls back to
+memory, with a warning; when an old file can still be read, its contents are copied into
+memory so the statistics still show. A file whose tables were changed is not copied: the
+session records into a fresh store with the whole current schema (a copy would refuse every
+game as the file did); the file is left, not moved aside, because its games are all still
+there and the change may be the user's own, so restoring the table or column is all it takes.
+``read_only=True`` (what a read command such as ``pyramid-widget stats`` uses) changes nothing
+at all, and raises :class:`RecordsError` for a file it cannot read.
 
 A bad record (a game whose fields cannot be stored: an edited save with a list for its deal
 number, a negative time) is refused with one :class:`RecordsError` sentence; the file stays in
@@ -239,7 +243,8 @@ class Records:
 
     ``read_only=True`` opens an existing file only to read it: nothing is created, migrated,
     moved or written (an older file is migrated in memory), and a file that is missing, not a
-    pyramid-widget records file, damaged or from a newer version raises :class:`RecordsError`.
+    pyramid-widget records file, damaged, from a newer version or with tables changed by hand
+    raises :class:`RecordsError`.
 
     >>> with Records(":memory:") as records:
     ...     records.in_memory, records.warning
