@@ -1,4 +1,5 @@
-"""What the records store writes, checked field by field before it reaches SQLite.
+"""What the records store writes, checked field by field before it reaches SQLite, and
+which rows it reads back (:data:`SOUND`).
 
 A game whose fields cannot be stored as they are (an edited save with a list for a deal
 number, a negative or infinite time, text that is not Unicode) is a bad record: it is refused
@@ -35,6 +36,43 @@ INT64 = 2**63
 """SQLite integers are signed 64-bit: every stored count must lie in ``-INT64 <= n < INT64``."""
 
 RESULTS = ("won", "lost", "abandoned")
+
+SOUND = {
+    "games": (
+        "typeof(rules) = 'text' AND typeof(deal) = 'text'"
+        " AND (deal_number IS NULL OR typeof(deal_number) = 'text')"
+        f" AND typeof(result) = 'text' AND result IN ({', '.join(map(repr, RESULTS))})"
+        " AND typeof(score) = 'integer' AND typeof(moves) = 'integer'"
+        " AND typeof(rounds) = 'integer' AND typeof(finished_at) = 'text'"
+        " AND typeof(seconds) IN ('integer', 'real') AND seconds >= 0 AND seconds < 9e999"
+        " AND typeof(assisted) = 'integer' AND assisted IN (0, 1)"
+    ),
+    "saved_games": (
+        "typeof(name) = 'text' AND typeof(rules) = 'text' AND typeof(saved_at) = 'text'"
+        " AND typeof(moves) = 'integer' AND typeof(score) = 'integer'"
+    ),
+    "lesson_progress": (
+        "typeof(lesson) = 'text' AND typeof(step) = 'integer'"
+        " AND typeof(how) = 'text' AND how IN ('done', 'shown')"
+    ),
+}
+"""Per table, an SQL condition true for a row whose every column read back holds a value of
+the kind the store writes (never NULL: each column's ``typeof`` is tested first; ``9e999`` is
+SQLite's infinity, which no time can be shown as).
+
+SQLite keeps whatever it is given when a value does not fit a column's type (``UPDATE games
+SET score = 'abc'``), so a file edited by hand can hold text where a number belongs. Readers
+select only these rows, and the store reports the others in one warning, so that one edited
+row neither breaks the statistics nor reaches a caller as a number that is not one.
+
+>>> import sqlite3
+>>> conn = sqlite3.connect(":memory:")
+>>> _ = conn.execute("CREATE TABLE lesson_progress (lesson, step, how)")
+>>> _ = conn.executemany("INSERT INTO lesson_progress VALUES (?, ?, ?)",
+...                      [("L", 1, "done"), ("L", "two", "done"), (None, 3, "shown")])
+>>> conn.execute(f"SELECT step FROM lesson_progress WHERE {SOUND['lesson_progress']}").fetchall()
+[(1,)]
+"""
 MAX_NAME = 200
 _BAD = (TypeError, ValueError, OverflowError, AttributeError, RecursionError, KeyError)
 

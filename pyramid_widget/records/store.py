@@ -23,7 +23,10 @@ at all, and raises :class:`RecordsError` for a file it cannot read.
 
 A bad record (a game whose fields cannot be stored: an edited save with a list for its deal
 number, a negative time) is refused with one :class:`RecordsError` sentence; the file stays in
-use and later games are written as usual.
+use and later games are written as usual. A row already in the file with a value of the wrong
+type (a hand edit: SQLite keeps ``'abc'`` in a number column) is left out of the statistics and
+of every list, and named in one :class:`RecordsWarning` when the file is opened; the file is
+not changed.
 
 Several widgets, notebooks and processes may write at once: the file is in WAL mode, every
 write is one short ``BEGIN IMMEDIATE`` transaction, and a busy database is waited for
@@ -115,6 +118,12 @@ _RECORD_ERRORS = (
 """What SQLite raises for a value it cannot bind or keep: a bad record, not a bad file."""
 _LISTED = 10
 """Saved games named in an "unknown saved game" message; the rest are counted."""
+_UNSOUND = {
+    "games": ("game", "games", "id", "the statistics and the list of games"),
+    "saved_games": ("saved game", "saved games", "row", "the list of saved games"),
+    "lesson_progress": ("lesson mark", "lesson marks", "row", "the lesson progress"),
+}
+"""How a warning names rows of each table that hold a value of the wrong type."""
 
 
 class RecordsWarning(UserWarning):
@@ -261,6 +270,7 @@ class Records:
         self.path: Path | None = None
         opener = self._open_to_read if self.read_only else self._open
         self._conn = opener(self.requested)
+        self._report_unsound()
 
     # -- opening -------------------------------------------------------------------------
 
@@ -411,6 +421,40 @@ class Records:
         with contextlib.suppress(sqlite3.Error):
             self._conn.close()
         self._conn = self._fallback(target, exc)
+        self._report_unsound()  # a copy of the file's games may hold what the file held
+
+    def _report_unsound(self) -> None:
+        """Warn about rows holding a value of the wrong type (edited by hand: SQLite keeps
+        text in a number column), one sentence per table. Every reader leaves them out
+        (:data:`~pyramid_widget.records.rows.SOUND`); the file is not changed.
+
+        Done when a file is opened (or copied into memory), not on each read: it scans the
+        whole table, as the open's ``quick_check`` does anyway, while a read such as
+        ``games(limit=10)`` touches a few rows. A row edited during the session is left out
+        all the same, only not reported."""
+        for table in _UNSOUND:
+            sql = f"SELECT rowid FROM {table} WHERE NOT ({rows.SOUND[table]}) ORDER BY rowid"
+            ids = [row[0] for row in self._read(sql)]
+            if ids:
+                self._warn_unsound(table, ids)
+
+    def _warn_unsound(self, table: str, ids: list[int]) -> None:
+        one, many, label, left_out = _UNSOUND[table]
+        n = len(ids)
+        listed = ", ".join(map(str, ids[:5])) + (f" and {n - 5} more" if n > 5 else "")
+        where = "the records in memory" if self.path is None else f"the records file {self.path}"
+        kept = "" if self.path is None else "; nothing in the file was changed"
+        if n == 1:
+            head, tail = (
+                f"1 {one} in {where} holds",
+                f"({label} {listed}; edited by hand?) and is",
+            )
+        else:
+            head, tail = (
+                f"{n} {many} in {where} hold",
+                f"({label}s {listed}; edited by hand?) and are",
+            )
+        self._warn(f"{head} a value of the wrong type {tail} left out of {left_out}{kept}")
 
     # -- finished games ------------------------------------------------------------------
 
@@ -457,7 +501,7 @@ class Records:
         sql = (
             "SELECT id, rules, deal, deal_number, result, score, seconds, moves, rounds,"
             " finished_at FROM games WHERE (?1 IS NULL OR rules = ?1)"
-            " AND (?2 IS NULL OR result = ?2) ORDER BY id DESC LIMIT ?3"
+            f" AND (?2 IS NULL OR result = ?2) AND {rows.SOUND['games']} ORDER BY id DESC LIMIT ?3"
         )
         found = self._read(sql, (rules, result, rows.check_limit(limit)))
         return [
@@ -470,7 +514,12 @@ class Records:
         found = self._read("SELECT game_json FROM games WHERE id = ?", (record_id,))
         if not found or found[0][0] is None:
             raise RecordsError(f"no stored game with id {record_id}")
-        return str(found[0][0])
+        if not isinstance(found[0][0], str):  # a blob: str() would hand back "b'...'" as a game
+            raise RecordsError(
+                f"the stored game with id {record_id} is not text (edited by hand?), so it "
+                "cannot be read back"
+            )
+        return found[0][0]
 
     def stats(self, rules: str | RuleSet) -> Stats:
         """Statistics of one rule set (all zero when it has no games).
@@ -492,18 +541,22 @@ class Records:
         """
         name = getattr(rules, "name", rules)
         rows.check_query(name, "rule set name")
+        return self._stats(str(name))
+
+    def _stats(self, name: str) -> Stats:
         found = self._read(
             "SELECT result, score, seconds, rounds, assisted FROM games WHERE rules = ?"
-            " ORDER BY id",
+            f" AND {rows.SOUND['games']} ORDER BY id",
             (name,),
         )
-        return _aggregate(str(name), found)
+        return _aggregate(name, found)
 
     def all_stats(self) -> list[Stats]:
         """Statistics of every rule set that has games: presets first in their order, then the
         others by name."""
-        names = [row[0] for row in self._read("SELECT DISTINCT rules FROM games")]
-        return [self.stats(name) for name in sorted(names, key=_rules_order)]
+        sql = f"SELECT DISTINCT rules FROM games WHERE {rows.SOUND['games']}"
+        names = [row[0] for row in self._read(sql)]
+        return [self._stats(name) for name in sorted(names, key=_rules_order)]
 
     # -- saved games ---------------------------------------------------------------------
 
@@ -554,7 +607,7 @@ class Records:
         """Saved games, newest first."""
         found = self._read(
             "SELECT name, rules, saved_at, moves, score FROM saved_games"
-            " ORDER BY saved_at DESC, rowid DESC"
+            f" WHERE {rows.SOUND['saved_games']} ORDER BY saved_at DESC, rowid DESC"
         )
         return [SavedGame(*row) for row in found]
 
@@ -577,9 +630,11 @@ class Records:
         """
         _check_learner(learner)
         found = self._read(
-            "SELECT lesson, step, how FROM lesson_progress WHERE learner = ?", (learner,)
+            "SELECT lesson, step, how FROM lesson_progress WHERE learner = ?"
+            f" AND {rows.SOUND['lesson_progress']}",
+            (learner,),
         )
-        return {(lesson, int(step)): how for lesson, step, how in found}
+        return {(lesson, step): how for lesson, step, how in found}
 
     def mark_lesson_step(self, learner: str, lesson: str, step: int, how: str) -> None:
         """Mark step ``step`` of ``lesson`` ``"done"`` (by the learner) or ``"shown"`` (by

@@ -121,3 +121,122 @@ def test_a_file_that_drifts_during_play_is_not_copied_into_the_fallback(tmp_path
     assert records.record_game(won()) == 2
     assert records.stats("medium").won == 2
     records.close()
+
+
+# -- item 5: a value of the wrong type in a row is left out, in one warning -------------------
+
+WRONG_VALUES = [
+    ("games", "score = 'abc'", "id 2"),
+    ("games", "seconds = 'fast'", "id 2"),
+    ("games", "seconds = 9e999", "id 2"),  # infinity: no time can be shown for it
+    ("games", "seconds = -5.0", "id 2"),
+    ("games", "result = 'draw'", "id 2"),
+    ("games", "result = x'776f6e'", "id 2"),  # the bytes of 'won', as a blob
+    ("games", "moves = 'many'", "id 2"),
+    ("games", "rounds = 1.5", "id 2"),
+    ("games", "assisted = 'yes'", "id 2"),
+    ("games", "assisted = 2", "id 2"),
+    ("games", "rules = x'00'", "id 2"),
+    ("games", "deal = x'00'", "id 2"),
+    ("games", "deal_number = x'07'", "id 2"),
+    ("games", "finished_at = x'00'", "id 2"),
+    ("saved_games", "moves = 'none'", "row 1"),
+    ("saved_games", "score = 2.5", "row 1"),
+    ("saved_games", "rules = x'00'", "row 1"),
+    ("saved_games", "saved_at = x'00'", "row 1"),
+    ("saved_games", "name = x'00'", "row 1"),
+    ("lesson_progress", "step = 'two'", "row 1"),
+    ("lesson_progress", "lesson = x'00'", "row 1"),
+]
+NOUNS = {"games": "1 game", "saved_games": "1 saved game", "lesson_progress": "1 lesson mark"}
+
+
+def _check_types(records: Records) -> None:
+    """What the readers return holds values of the declared kinds only."""
+    for game in records.games():
+        assert isinstance(game.rules, str) and isinstance(game.deal, str)
+        assert game.result in ("won", "lost", "abandoned")
+        assert all(type(v) is int for v in (game.id, game.score, game.moves, game.rounds))
+        assert isinstance(game.seconds, float) and 0 <= game.seconds < float("inf")
+        assert isinstance(game.finished_at, str)
+    for saved in records.saved_games():
+        assert all(isinstance(v, str) for v in (saved.name, saved.rules, saved.saved_at))
+        assert type(saved.moves) is int and type(saved.score) is int
+    for (lesson, step), how in records.lesson_marks("ada").items():
+        assert isinstance(lesson, str) and type(step) is int and how in ("done", "shown")
+
+
+@pytest.mark.parametrize(("table", "change", "row"), WRONG_VALUES)
+def test_a_value_of_the_wrong_type_is_left_out_in_one_warning(
+    tmp_path: Path, table: str, change: str, row: str
+) -> None:
+    path = tmp_path / "records.sqlite3"
+    a_file_with_games(path)  # games 1 (won) and 2 (abandoned), one save, one lesson mark
+    key = "id = 2" if table == "games" else "rowid = 1"
+    edit(path, f"UPDATE {table} SET {change} WHERE {key}")
+    before = path.read_bytes()
+
+    with pytest.warns(RecordsWarning) as caught:
+        records = Records(path)
+    (warning,) = [str(w.message) for w in caught]
+    assert warning == records.warning and "\n" not in warning
+    assert warning.startswith(f"pyramid-widget: {NOUNS[table]} in the records file {path} holds")
+    assert f"({row}; edited by hand?)" in warning and "nothing in the file was changed" in warning
+    assert not records.in_memory
+
+    stats = records.stats("medium")  # no TypeError: the bad row is simply not counted
+    expected = (1, 1) if table == "games" else (2, 1)
+    assert (stats.played, stats.won) == expected
+    assert [s.rules for s in records.all_stats()] == ["medium"]
+    assert len(records.games()) == expected[0]
+    assert len(records.saved_games()) == (0 if table == "saved_games" else 1)
+    assert len(records.lesson_marks("ada")) == (0 if table == "lesson_progress" else 1)
+    _check_types(records)
+
+    records.record_game(won())  # the file stays in use for the next games
+    assert records.stats("medium").played == expected[0] + 1
+    records.close()
+    with pytest.warns(RecordsWarning, match=row):  # the bad row is still there, untouched
+        again = Records(path, read_only=True)
+    assert again.stats("medium").played == expected[0] + 1
+    again.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute(f"SELECT count(*) FROM {table} WHERE {key}").fetchone()[0] == 1
+    conn.close()
+    assert before != path.read_bytes()  # the new game was written
+
+
+def test_many_bad_rows_are_counted_and_the_first_few_named(tmp_path: Path) -> None:
+    path = tmp_path / "records.sqlite3"
+    with Records(path) as records:
+        for _ in range(9):
+            records.record_game(won())
+    edit(path, "UPDATE games SET score = 'abc' WHERE id > 1")
+    with pytest.warns(
+        RecordsWarning,
+        match=r"8 games in .* hold a value of the wrong type "
+        r"\(ids 2, 3, 4, 5, 6 and 3 more; edited by hand\?\) and are left out",
+    ):
+        records = Records(path)
+    assert records.stats("medium").played == 1
+    records.close()
+
+
+def test_a_stored_game_that_is_not_text_is_a_records_error(tmp_path: Path) -> None:
+    path = tmp_path / "records.sqlite3"
+    a_file_with_games(path)
+    edit(path, "UPDATE games SET game_json = x'7b7d' WHERE id = 2")  # '{}' as a blob
+    with Records(path) as records:
+        with pytest.raises(RecordsError, match="the stored game with id 2 is not text"):
+            records.game_json(2)
+        assert '"format"' in records.game_json(1)
+
+
+def test_a_saved_game_that_is_not_text_is_a_records_error(tmp_path: Path) -> None:
+    path = tmp_path / "records.sqlite3"
+    a_file_with_games(path)
+    edit(path, "UPDATE saved_games SET game_json = x'00'")
+    with Records(path) as records:
+        with pytest.raises(RecordsError, match="the saved game 'tonight' cannot be read back"):
+            records.load_game("tonight")
+        assert [s.name for s in records.saved_games()] == ["tonight"]
