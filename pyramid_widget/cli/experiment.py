@@ -15,6 +15,7 @@ hard   greedy       20    0    20        0      0.0%  [0.0%, 16.1%]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -106,15 +107,40 @@ def _deal_range(text: str | None) -> range | None:
     return range(low, high)
 
 
-def _check_out(name: str | None) -> None:
-    """Refuse an ``--out`` file that cannot be written, before the experiment runs."""
+def _claim_out(name: str | None) -> Path | None:
+    """Refuse an ``--out`` file that cannot be written, before the experiment runs (which
+    may take hours, and whose rows would otherwise be lost at the very end).
+
+    The file is opened for writing, since nothing short of that can tell (a name under
+    ``/proc``, a read-only directory, a file without write permission). An existing file is
+    opened to append and left unchanged; a new one is created empty, and its path returned so
+    that :func:`run` removes it again if the run then fails for another reason. (A disk that
+    fills up during the run can still only be found at the end.)
+
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp()) / "rows.csv"
+    >>> _claim_out(str(out)) == out, out.read_text()
+    (True, '')
+    >>> _claim_out(str(out)) is None  # there already: not this run's to remove
+    True
+    """
     if name is None:
-        return
+        return None
     path = Path(name)
     if path.is_dir():
-        raise ValueError(f"--out {name} is a directory; give a CSV file name")
+        raise ValueError(f"--out {shown(name)} is a directory; give a CSV file name")
     if not path.parent.is_dir():
-        raise ValueError(f"--out {name}: no directory {path.parent} to write it in")
+        raise ValueError(f"--out {shown(name)}: no directory {path.parent} to write it in")
+    try:
+        try:
+            with path.open("x", encoding="utf-8"):
+                return path
+        except FileExistsError:
+            with path.open("a", encoding="utf-8"):
+                return None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise ValueError(f"--out {shown(name)} cannot be written ({why})") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,17 +148,25 @@ def run(args: argparse.Namespace) -> int:
     from pyramid_widget.lab.experiments import run_experiment
 
     deals = _deal_range(args.deals)
-    _check_out(args.out)
-    results = run_experiment(
-        args.rules,
-        args.strategy,
-        None if deals is not None else args.games,
-        seed=args.seed,
-        deals=deals,
-        jobs=args.jobs,
-        progress=not args.quiet,
-        max_seconds=args.max_seconds,
-    )
+    created = _claim_out(args.out)
+    try:
+        results = run_experiment(
+            args.rules,
+            args.strategy,
+            None if deals is not None else args.games,
+            seed=args.seed,
+            deals=deals,
+            jobs=args.jobs,
+            progress=not args.quiet,
+            max_seconds=args.max_seconds,
+        )
+    except BaseException:
+        # Take back only the empty file this run made, so a failed run leaves nothing behind.
+        if created is not None:
+            with contextlib.suppress(OSError):
+                if created.stat().st_size == 0:
+                    created.unlink()
+        raise
     print(results.table())
     if args.out:
         path = results.to_csv(args.out)

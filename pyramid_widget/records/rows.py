@@ -1,4 +1,5 @@
-"""What the records store writes, checked field by field before it reaches SQLite.
+"""What the records store writes, checked field by field before it reaches SQLite, and
+which rows it reads back (:data:`SOUND`).
 
 A game whose fields cannot be stored as they are (an edited save with a list for a deal
 number, a negative or infinite time, text that is not Unicode) is a bad record: it is refused
@@ -22,6 +23,10 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
+
+# The engine's short quote of a bad value: the records quote what they are given the same way
+# (a hostile megabyte string or a 5000-digit number never lands whole in a message).
+from pyramid_widget.engine.record import _shown as shown
 from pyramid_widget.errors import RecordsError
 
 if TYPE_CHECKING:
@@ -31,6 +36,43 @@ INT64 = 2**63
 """SQLite integers are signed 64-bit: every stored count must lie in ``-INT64 <= n < INT64``."""
 
 RESULTS = ("won", "lost", "abandoned")
+
+SOUND = {
+    "games": (
+        "typeof(rules) = 'text' AND typeof(deal) = 'text'"
+        " AND (deal_number IS NULL OR typeof(deal_number) = 'text')"
+        f" AND typeof(result) = 'text' AND result IN ({', '.join(map(repr, RESULTS))})"
+        " AND typeof(score) = 'integer' AND typeof(moves) = 'integer'"
+        " AND typeof(rounds) = 'integer' AND typeof(finished_at) = 'text'"
+        " AND typeof(seconds) IN ('integer', 'real') AND seconds >= 0 AND seconds < 9e999"
+        " AND typeof(assisted) = 'integer' AND assisted IN (0, 1)"
+    ),
+    "saved_games": (
+        "typeof(name) = 'text' AND typeof(rules) = 'text' AND typeof(saved_at) = 'text'"
+        " AND typeof(moves) = 'integer' AND typeof(score) = 'integer'"
+    ),
+    "lesson_progress": (
+        "typeof(lesson) = 'text' AND typeof(step) = 'integer'"
+        " AND typeof(how) = 'text' AND how IN ('done', 'shown')"
+    ),
+}
+"""Per table, an SQL condition true for a row whose every column read back holds a value of
+the kind the store writes (never NULL: each column's ``typeof`` is tested first; ``9e999`` is
+SQLite's infinity, which no time can be shown as).
+
+SQLite keeps whatever it is given when a value does not fit a column's type (``UPDATE games
+SET score = 'abc'``), so a file edited by hand can hold text where a number belongs. Readers
+select only these rows, and the store reports the others in one warning, so that one edited
+row neither breaks the statistics nor reaches a caller as a number that is not one.
+
+>>> import sqlite3
+>>> conn = sqlite3.connect(":memory:")
+>>> _ = conn.execute("CREATE TABLE lesson_progress (lesson, step, how)")
+>>> _ = conn.executemany("INSERT INTO lesson_progress VALUES (?, ?, ?)",
+...                      [("L", 1, "done"), ("L", "two", "done"), (None, 3, "shown")])
+>>> conn.execute(f"SELECT step FROM lesson_progress WHERE {SOUND['lesson_progress']}").fetchall()
+[(1,)]
+"""
 MAX_NAME = 200
 _BAD = (TypeError, ValueError, OverflowError, AttributeError, RecursionError, KeyError)
 
@@ -58,8 +100,8 @@ def text(value: object, what: str) -> str:
 def whole(value: object, what: str, low: int = 0) -> int:
     """``value`` if it is an ``int`` (not a bool) from ``low`` up to SQLite's largest."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value < INT64:
-        shown = repr(value) if isinstance(value, int) else type(value).__name__
-        raise _refuse(f"its {what} must be a whole number from {low} to {INT64 - 1}, got {shown}")
+        got = shown(value) if isinstance(value, int) else type(value).__name__
+        raise _refuse(f"its {what} must be a whole number from {low} to {INT64 - 1}, got {got}")
     return value
 
 
@@ -77,9 +119,9 @@ def deal_number_text(value: object) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_DEAL_NUMBER:
-        shown = repr(value) if isinstance(value, int) else type(value).__name__
+        got = shown(value) if isinstance(value, int) else type(value).__name__
         raise _refuse(
-            f"its deal number must be a whole number from 0 to {MAX_DEAL_NUMBER}, got {shown}"
+            f"its deal number must be a whole number from 0 to {MAX_DEAL_NUMBER}, got {got}"
         )
     return str(value)
 
@@ -102,7 +144,7 @@ def when_text(when: object) -> str:
     try:
         dt.datetime.fromisoformat(stamp)
     except ValueError:
-        raise _refuse(f"its finishing time must be ISO 8601 text, got {stamp[:40]!r}") from None
+        raise _refuse(f"its finishing time must be ISO 8601 text, got {shown(stamp)}") from None
     return stamp
 
 
@@ -167,7 +209,7 @@ def rounds_completed(game: Game, result: str) -> int:
 def check_result(result: object) -> str:
     """``result`` if it is one of :data:`RESULTS`."""
     if not isinstance(result, str) or result not in RESULTS:
-        raise RecordsError(f"unknown result {result!r}; expected one of {', '.join(RESULTS)}")
+        raise RecordsError(f"unknown result {shown(result)}; expected one of {', '.join(RESULTS)}")
     return result
 
 
@@ -196,7 +238,7 @@ def check_query(value: object, what: str) -> None:
         except UnicodeEncodeError:
             raise RecordsError(f"a {what} must be valid Unicode text") from None
     if isinstance(value, int) and not -INT64 <= value < INT64:
-        raise RecordsError(f"no stored game with id {value}")
+        raise RecordsError(f"no stored game with id {shown(value)}")
 
 
 def check_limit(limit: object) -> int:
@@ -204,5 +246,5 @@ def check_limit(limit: object) -> int:
     if limit is None:
         return -1
     if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit < INT64:
-        raise RecordsError(f"limit must be a whole number from 0 up, or None, got {limit!r}")
+        raise RecordsError(f"limit must be a whole number from 0 up, or None, got {shown(limit)}")
     return limit

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sqlite3
 import time
@@ -156,9 +157,73 @@ def _check_version(conn: sqlite3.Connection) -> int:
     return version
 
 
+@functools.cache
+def _current_columns() -> dict[str, frozenset[str]]:
+    """Each table of the current schema and its columns, read off a fresh in-memory database
+    (so the check below can never disagree with what :func:`create_current` makes)."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        create_current(conn)
+        tables = [
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        return {table: frozenset(c[0] for c in _columns(conn, table)) for table in tables}
+    finally:
+        conn.close()
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[tuple[str, bool, bool]]:
+    """``(name, must be filled, has a default)`` for each column of ``table``."""
+    found = conn.execute(
+        'SELECT name, "notnull" AND NOT pk, dflt_value IS NOT NULL FROM pragma_table_info(?)',
+        (table,),
+    ).fetchall()
+    return [(str(name), bool(filled), bool(default)) for name, filled, default in found]
+
+
+def check_tables(conn: sqlite3.Connection) -> None:
+    """Raise :class:`SchemaError` unless every table and column of the current schema is
+    there, and no extra column must be filled by each new row.
+
+    The version number alone does not say so: a hand edit (``ALTER TABLE games DROP COLUMN
+    assisted``) or another tool can change a file of ours and leave its number as it was.
+    Such a file would open as healthy and then refuse every record of the session.
+
+    >>> conn = sqlite3.connect(":memory:", isolation_level=None)
+    >>> _ = migrate(conn)
+    >>> check_tables(conn)
+    >>> _ = conn.execute("ALTER TABLE games DROP COLUMN assisted")
+    >>> _ = conn.execute("DROP TABLE lesson_progress")
+    >>> check_tables(conn)
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.records.schema.SchemaError: its tables are not the ones pyramid-widget writes (no column assisted in games; no table lesson_progress), so it was left as it is
+    """
+    problems = []
+    for table, wanted in sorted(_current_columns().items()):
+        exists = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+        if not conn.execute(exists, (table,)).fetchone():
+            problems.append(f"no table {table}")
+            continue
+        columns = _columns(conn, table)
+        missing = sorted(wanted - {name for name, _, _ in columns})
+        problems += [f"no column {name} in {table}" for name in missing]
+        problems += [
+            f"an extra column {name} in {table} that every new row would have to fill"
+            for name, filled, default in columns
+            if name not in wanted and filled and not default
+        ]
+    if problems:
+        raise SchemaError(
+            f"its tables are not the ones pyramid-widget writes ({'; '.join(problems)}), "
+            "so it was left as it is"
+        )
+
+
 def migrate(conn: sqlite3.Connection) -> int:
     """Bring a records database to the current schema in one transaction; return the version
-    it had. Raises :class:`SchemaError` for a newer or a foreign database (left untouched)."""
+    it had. Raises :class:`SchemaError` for a newer or a foreign database, or one whose
+    tables were changed by hand (see :func:`check_tables`); it is left untouched."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = _check_version(conn)  # again: another process may have migrated meanwhile
@@ -168,6 +233,7 @@ def migrate(conn: sqlite3.Connection) -> int:
             for step in range(version, CURRENT_VERSION):
                 MIGRATIONS[step](conn)
             conn.execute(f"PRAGMA user_version = {CURRENT_VERSION}")
+        check_tables(conn)  # rolled back, migration and all, when the tables are not ours
     except BaseException:
         conn.execute("ROLLBACK")
         raise
@@ -262,8 +328,9 @@ def open_readonly(target: Path) -> sqlite3.Connection:
 
     A current file is read in place (read-only mode; where even that cannot work, as with a
     WAL file in a read-only place, the main file as it stands); an older one is copied into
-    memory and migrated there. Raises :class:`SchemaError` for a foreign or newer database and
-    ``sqlite3.DatabaseError`` for a damaged one (``is_corruption`` tells which).
+    memory and migrated there. Raises :class:`SchemaError` for a foreign or newer database, or
+    one whose tables were changed by hand, and ``sqlite3.DatabaseError`` for a damaged one
+    (``is_corruption`` tells which).
     """
     failure: sqlite3.Error | None = None
     for query in ("mode=ro", "immutable=1"):
@@ -273,6 +340,7 @@ def open_readonly(target: Path) -> sqlite3.Connection:
             if check is None or check[0] != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
             if _check_version(source) == CURRENT_VERSION:
+                check_tables(source)
                 return source
             into = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             source.backup(into)
@@ -292,7 +360,8 @@ def open_readonly(target: Path) -> sqlite3.Connection:
 
 
 def copy_readonly(target: Path) -> sqlite3.Connection | None:
-    """An in-memory copy of a readable records file (migrated); None if there is none."""
+    """An in-memory copy of a readable records file (migrated); None if there is none, or if
+    its tables were changed by hand (a copy would refuse every record just as the file did)."""
     if not target.is_file():
         return None
     # A WAL file in a read-only place cannot get its shared-memory index, so read-only mode

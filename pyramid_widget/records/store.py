@@ -10,16 +10,23 @@ The store never stops play, and never moves or replaces a file that is not its o
 records file (recognisably one of ours: see :func:`~pyramid_widget.records.schema.looks_like_ours`)
 is moved aside to ``records.sqlite3.corrupt-<UTC time>`` with a :class:`RecordsWarning` naming
 the new path, and a fresh file is started. Any other file (a text file, another program's
-database, a newer version's records) is left exactly as it is, and so is a location that
-cannot be written (read-only directory, a path under a regular file, a disk that refuses
-writes): the store falls back to memory, with a warning; when an old file can still be read,
-its contents are copied into memory so the statistics still show. ``read_only=True`` (what a
-read command such as ``pyramid-widget stats`` uses) changes nothing at all, and raises
-:class:`RecordsError` for a file it cannot read.
+database, a newer version's records, a file of ours whose tables or columns were changed by
+hand) is left exactly as it is, and so is a location that cannot be written (read-only
+directory, a path under a regular file, a disk that refuses writes): the store falls back to
+memory, with a warning; when an old file can still be read, its contents are copied into
+memory so the statistics still show. A file whose tables were changed is not copied: the
+session records into a fresh store with the whole current schema (a copy would refuse every
+game as the file did); the file is left, not moved aside, because its games are all still
+there and the change may be the user's own, so restoring the table or column is all it takes.
+``read_only=True`` (what a read command such as ``pyramid-widget stats`` uses) changes nothing
+at all, and raises :class:`RecordsError` for a file it cannot read.
 
 A bad record (a game whose fields cannot be stored: an edited save with a list for its deal
 number, a negative time) is refused with one :class:`RecordsError` sentence; the file stays in
-use and later games are written as usual.
+use and later games are written as usual. A row already in the file with a value of the wrong
+type (a hand edit: SQLite keeps ``'abc'`` in a number column) is left out of the statistics and
+of every list, and named in one :class:`RecordsWarning` when the file is opened; the file is
+not changed.
 
 Several widgets, notebooks and processes may write at once: the file is in WAL mode, every
 write is one short ``BEGIN IMMEDIATE`` transaction, and a busy database is waited for
@@ -61,6 +68,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pyramid_widget.engine.record import _shown as shown  # the engine's short quote of a value
 from pyramid_widget.errors import RecordsError, UnknownSavedGameError
 from pyramid_widget.records import rows
 from pyramid_widget.records.rows import RESULTS
@@ -108,6 +116,14 @@ _RECORD_ERRORS = (
     UnicodeError,
 )
 """What SQLite raises for a value it cannot bind or keep: a bad record, not a bad file."""
+_LISTED = 10
+"""Saved games named in an "unknown saved game" message; the rest are counted."""
+_UNSOUND = {
+    "games": ("game", "games", "id", "the statistics and the list of games"),
+    "saved_games": ("saved game", "saved games", "row", "the list of saved games"),
+    "lesson_progress": ("lesson mark", "lesson marks", "row", "the lesson progress"),
+}
+"""How a warning names rows of each table that hold a value of the wrong type."""
 
 
 class RecordsWarning(UserWarning):
@@ -199,10 +215,22 @@ def resolve_path(path: str | os.PathLike[str] | None) -> Path | None:
     True
     >>> str(resolve_path("/tmp/somewhere/"))
     '/tmp/somewhere/records.sqlite3'
+    >>> resolve_path(5)
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.RecordsError: a records path must be a file or directory name, ':memory:' or None, got 5
     """
     if path is None:
         return default_path()
-    text = os.fspath(path)
+    # Refused here with a sentence, as every other wrong-typed argument to the store is
+    # (os.fspath would say "expected str, bytes or os.PathLike object, not int"); bytes too,
+    # since Path() cannot take them.
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(text, str):
+        raise RecordsError(
+            "a records path must be a file or directory name, ':memory:' or None, "
+            f"got {shown(path)}"
+        )
     if text == ":memory:":
         return None
     resolved = Path(text).expanduser()
@@ -220,9 +248,12 @@ class Records:
     :attr:`warning` so a user interface can show it. ``path`` is the file in use
     (``None`` in memory).
 
+    A ``path`` that is not one (a number, bytes) raises :class:`RecordsError`.
+
     ``read_only=True`` opens an existing file only to read it: nothing is created, migrated,
     moved or written (an older file is migrated in memory), and a file that is missing, not a
-    pyramid-widget records file, damaged or from a newer version raises :class:`RecordsError`.
+    pyramid-widget records file, damaged, from a newer version or with tables changed by hand
+    raises :class:`RecordsError`.
 
     >>> with Records(":memory:") as records:
     ...     records.in_memory, records.warning
@@ -239,6 +270,7 @@ class Records:
         self.path: Path | None = None
         opener = self._open_to_read if self.read_only else self._open
         self._conn = opener(self.requested)
+        self._report_unsound()
 
     # -- opening -------------------------------------------------------------------------
 
@@ -389,6 +421,40 @@ class Records:
         with contextlib.suppress(sqlite3.Error):
             self._conn.close()
         self._conn = self._fallback(target, exc)
+        self._report_unsound()  # a copy of the file's games may hold what the file held
+
+    def _report_unsound(self) -> None:
+        """Warn about rows holding a value of the wrong type (edited by hand: SQLite keeps
+        text in a number column), one sentence per table. Every reader leaves them out
+        (:data:`~pyramid_widget.records.rows.SOUND`); the file is not changed.
+
+        Done when a file is opened (or copied into memory), not on each read: it scans the
+        whole table, as the open's ``quick_check`` does anyway, while a read such as
+        ``games(limit=10)`` touches a few rows. A row edited during the session is left out
+        all the same, only not reported."""
+        for table in _UNSOUND:
+            sql = f"SELECT rowid FROM {table} WHERE NOT ({rows.SOUND[table]}) ORDER BY rowid"
+            ids = [row[0] for row in self._read(sql)]
+            if ids:
+                self._warn_unsound(table, ids)
+
+    def _warn_unsound(self, table: str, ids: list[int]) -> None:
+        one, many, label, left_out = _UNSOUND[table]
+        n = len(ids)
+        listed = ", ".join(map(str, ids[:5])) + (f" and {n - 5} more" if n > 5 else "")
+        where = "the records in memory" if self.path is None else f"the records file {self.path}"
+        kept = "" if self.path is None else "; nothing in the file was changed"
+        if n == 1:
+            head, tail = (
+                f"1 {one} in {where} holds",
+                f"({label} {listed}; edited by hand?) and is",
+            )
+        else:
+            head, tail = (
+                f"{n} {many} in {where} hold",
+                f"({label}s {listed}; edited by hand?) and are",
+            )
+        self._warn(f"{head} a value of the wrong type {tail} left out of {left_out}{kept}")
 
     # -- finished games ------------------------------------------------------------------
 
@@ -435,7 +501,7 @@ class Records:
         sql = (
             "SELECT id, rules, deal, deal_number, result, score, seconds, moves, rounds,"
             " finished_at FROM games WHERE (?1 IS NULL OR rules = ?1)"
-            " AND (?2 IS NULL OR result = ?2) ORDER BY id DESC LIMIT ?3"
+            f" AND (?2 IS NULL OR result = ?2) AND {rows.SOUND['games']} ORDER BY id DESC LIMIT ?3"
         )
         found = self._read(sql, (rules, result, rows.check_limit(limit)))
         return [
@@ -448,7 +514,12 @@ class Records:
         found = self._read("SELECT game_json FROM games WHERE id = ?", (record_id,))
         if not found or found[0][0] is None:
             raise RecordsError(f"no stored game with id {record_id}")
-        return str(found[0][0])
+        if not isinstance(found[0][0], str):  # a blob: str() would hand back "b'...'" as a game
+            raise RecordsError(
+                f"the stored game with id {record_id} is not text (edited by hand?), so it "
+                "cannot be read back"
+            )
+        return found[0][0]
 
     def stats(self, rules: str | RuleSet) -> Stats:
         """Statistics of one rule set (all zero when it has no games).
@@ -470,18 +541,22 @@ class Records:
         """
         name = getattr(rules, "name", rules)
         rows.check_query(name, "rule set name")
+        return self._stats(str(name))
+
+    def _stats(self, name: str) -> Stats:
         found = self._read(
             "SELECT result, score, seconds, rounds, assisted FROM games WHERE rules = ?"
-            " ORDER BY id",
+            f" AND {rows.SOUND['games']} ORDER BY id",
             (name,),
         )
-        return _aggregate(str(name), found)
+        return _aggregate(name, found)
 
     def all_stats(self) -> list[Stats]:
         """Statistics of every rule set that has games: presets first in their order, then the
         others by name."""
-        names = [row[0] for row in self._read("SELECT DISTINCT rules FROM games")]
-        return [self.stats(name) for name in sorted(names, key=_rules_order)]
+        sql = f"SELECT DISTINCT rules FROM games WHERE {rows.SOUND['games']}"
+        names = [row[0] for row in self._read(sql)]
+        return [self._stats(name) for name in sorted(names, key=_rules_order)]
 
     # -- saved games ---------------------------------------------------------------------
 
@@ -526,13 +601,13 @@ class Records:
         try:
             return Game.from_json(found[0][0])
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-            raise RecordsError(f"the saved game {name!r} cannot be read back: {exc}") from None
+            raise RecordsError(f"the saved game {shown(name)} cannot be read back: {exc}") from None
 
     def saved_games(self) -> list[SavedGame]:
         """Saved games, newest first."""
         found = self._read(
             "SELECT name, rules, saved_at, moves, score FROM saved_games"
-            " ORDER BY saved_at DESC, rowid DESC"
+            f" WHERE {rows.SOUND['saved_games']} ORDER BY saved_at DESC, rowid DESC"
         )
         return [SavedGame(*row) for row in found]
 
@@ -555,9 +630,11 @@ class Records:
         """
         _check_learner(learner)
         found = self._read(
-            "SELECT lesson, step, how FROM lesson_progress WHERE learner = ?", (learner,)
+            "SELECT lesson, step, how FROM lesson_progress WHERE learner = ?"
+            f" AND {rows.SOUND['lesson_progress']}",
+            (learner,),
         )
-        return {(lesson, int(step)): how for lesson, step, how in found}
+        return {(lesson, step): how for lesson, step, how in found}
 
     def mark_lesson_step(self, learner: str, lesson: str, step: int, how: str) -> None:
         """Mark step ``step`` of ``lesson`` ``"done"`` (by the learner) or ``"shown"`` (by
@@ -565,11 +642,11 @@ class Records:
         for a mark that is not one of those or a key of the wrong type."""
         _check_learner(learner)
         if not isinstance(lesson, str) or not lesson:
-            raise RecordsError(f"a lesson title must be non-empty text, got {lesson!r}")
+            raise RecordsError(f"a lesson title must be non-empty text, got {shown(lesson)}")
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < 10_000:
-            raise RecordsError(f"a lesson step is a number 0..9999, got {step!r}")
+            raise RecordsError(f"a lesson step is a number 0..9999, got {shown(step)}")
         if how not in ("done", "shown"):
-            raise RecordsError(f"a lesson step is marked 'done' or 'shown', got {how!r}")
+            raise RecordsError(f"a lesson step is marked 'done' or 'shown', got {shown(how)}")
         when = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         sql = (
             "INSERT INTO lesson_progress (learner, lesson, step, how, marked_at)"
@@ -581,15 +658,16 @@ class Records:
 
     def _unknown_text(self, name: str) -> str:
         names = [saved.name for saved in self.saved_games()]
-        listing = (
-            "there are " + ", ".join(map(repr, names)) if names else "there are no saved games"
-        )
-        return f"no saved game named {name!r}; {listing}"
+        listing = ", ".join(map(shown, names[:_LISTED]))
+        if len(names) > _LISTED:  # a message is one sentence, not a catalogue of every save
+            listing += f" and {len(names) - _LISTED} more"
+        listing = f"there are {listing}" if names else "there are no saved games"
+        return f"no saved game named {shown(name)}; {listing}"
 
 
 def _check_learner(learner: object) -> None:
     if not isinstance(learner, str) or not learner.strip() or len(learner) > 200:
-        raise RecordsError(f"a learner's name must be non-empty text, got {learner!r}")
+        raise RecordsError(f"a learner's name must be non-empty text, got {shown(learner)}")
 
 
 def _not_ours(target: Path) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,56 @@ def test_bad_input_is_one_line_and_exit_2(
     err = capsys.readouterr().err.strip()
     assert err.startswith(("pyramid-widget: error: ", "pyramid-widget experiment: error: "))
     assert message in err and "\n" not in err
+
+
+def refused(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["experiment", "--games", "2", "--jobs", "1", "--quiet", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # refused before the experiment ran: no table
+    (line,) = captured.err.splitlines()
+    assert line.startswith("pyramid-widget: error: --out ") and message in line
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_an_out_file_that_cannot_be_created_is_refused_before_the_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Audit item 10: /proc is a directory, yet nothing can be created in it (even as root);
+    the experiment used to run to the end and then lose its rows."""
+    refused(["--out", "/proc/x.csv"], "'/proc/x.csv' cannot be written", capsys)
+    assert not Path("/proc/x.csv").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_a_read_only_directory_or_file_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "old.csv").write_text("kept\n")
+    (locked / "old.csv").chmod(0o400)
+    locked.chmod(0o500)
+    try:
+        refused(["--out", str(locked / "new.csv")], "cannot be written (Permission denied)", capsys)
+        refused(["--out", str(locked / "old.csv")], "cannot be written (Permission denied)", capsys)
+    finally:
+        locked.chmod(0o700)
+    assert [p.name for p in locked.iterdir()] == ["old.csv"]
+
+
+def test_a_run_that_fails_after_the_check_leaves_no_file_and_keeps_an_old_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The check creates the file; a run refused for another reason takes it back, and an
+    existing file is only opened, never emptied, until the rows are there to write."""
+    new, old = tmp_path / "new.csv", tmp_path / "old.csv"
+    old.write_text("last week's rows\n")
+    for out in (new, old):
+        argv = ["experiment", "--rules", "klondike", "--games", "2", "--jobs", "1", "--quiet"]
+        assert cli.main([*argv, "--out", str(out)]) == 2
+        assert "unknown rule set 'klondike'" in capsys.readouterr().err
+    assert not new.exists()
+    assert old.read_text() == "last week's rows\n"
+    argv = ["experiment", "--rules", "hard", "--games", "3", "--jobs", "1", "--quiet"]
+    assert cli.main([*argv, "--out", str(old)]) == 0
+    assert len(old.read_text().splitlines()) == 4

@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -95,3 +96,47 @@ def test_the_real_command_reads_the_env_var_directory(db: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[1].split()[:3] == ["medium", "3", "2"]
+
+
+def real_stats(*argv: str) -> subprocess.CompletedProcess[str]:
+    """The command as a user runs it, in its own process (warnings and errors as printed)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pyramid_widget.cli", "stats", *argv],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+
+
+def test_a_hand_edited_value_is_one_warning_line_and_the_rest_is_shown(db: Path) -> None:
+    """Audit item 5: text in a number column used to end in a TypeError traceback."""
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET score = 'abc' WHERE id = 2")
+    conn.commit()
+    conn.close()
+    for argv in ([], ["--json"]):
+        result = real_stats("--db", str(db), *argv)
+        assert result.returncode == 0, result.stderr
+        (line,) = result.stderr.splitlines()
+        assert line.startswith(f"pyramid-widget: warning: 1 game in the records file {db} ")
+        assert "(id 2; edited by hand?)" in line
+    assert json.loads(result.stdout)["stats"][0]["played"] == 2
+    table = real_stats("--db", str(db)).stdout.splitlines()
+    assert table[1].split()[:3] == ["medium", "2", "2"]
+
+
+def test_a_file_with_a_dropped_column_is_one_error_line_and_exit_2(db: Path) -> None:
+    """Audit item 6: such a file is not a records file this version can read."""
+    conn = sqlite3.connect(db)
+    conn.execute("ALTER TABLE games DROP COLUMN assisted")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    result = real_stats("--db", str(db))
+    assert (result.returncode, result.stdout) == (2, "")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"pyramid-widget: error: the records file {db} cannot be read: ")
+    assert "no column assisted in games" in line
+    assert db.read_bytes() == before

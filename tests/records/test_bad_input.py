@@ -357,3 +357,55 @@ def test_a_two_deck_position_is_saved_and_recorded() -> None:
         records.save_game(game, name="two decks")
         assert records.load_game("two decks").pyramid == game.pyramid
         records.record_game(game)
+
+
+# -- audit item 11: a wrong-typed path, and hostile text quoted short -------------------------
+
+
+@pytest.mark.parametrize("path", [5, b"records.sqlite3", ["records.sqlite3"], 2.5])
+def test_a_path_that_is_not_one_is_a_records_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RecordsError, match="a records path must be a file or directory name"):
+        Records(path)
+    assert list(tmp_path.iterdir()) == []  # nothing created anywhere
+
+
+HUGE = "x" * 1_000_000
+HOSTILE = [
+    ("games", (), {"result": HUGE}, "unknown result 'xxx"),
+    ("games", (), {"limit": 10**5000}, "limit must be a whole number"),
+    ("lesson_marks", (HUGE,), {}, "a learner's name must be non-empty text"),
+    ("lesson_marks", ([HUGE] * 1000,), {}, "got a list"),
+    ("load_game", (HUGE,), {}, "no saved game named 'xxx"),
+    ("game_json", (10**5000,), {}, "no stored game with id an integer of more than 30 digits"),
+    ("mark_lesson_step", ("ada", "L", 10**5000, "done"), {}, "a lesson step is a number"),
+    ("mark_lesson_step", ("ada", "L", 1, HUGE), {}, "marked 'done' or 'shown'"),
+]
+
+
+@pytest.mark.parametrize(("method", "args", "kwargs", "message"), HOSTILE)
+def test_a_huge_hostile_argument_is_quoted_short_and_loses_nothing(
+    tmp_path: Path, method: str, args: tuple[Any, ...], kwargs: dict[str, Any], message: str
+) -> None:
+    path = tmp_path / "records.sqlite3"
+    records = Records(path)
+    records.record_game(won())
+    records.save_game(won(), name="kept")
+    with pytest.raises(RecordsError, match=message) as caught:
+        getattr(records, method)(*args, **kwargs)
+    assert len(str(caught.value)) < 300
+    assert not records.in_memory and records.warning is None
+    records.close()
+    with Records(path) as again:
+        assert len(again.games()) == 1 and [s.name for s in again.saved_games()] == ["kept"]
+
+
+def test_an_unknown_save_names_ten_saves_and_counts_the_rest(tmp_path: Path) -> None:
+    with Records(tmp_path) as records:
+        for n in range(25):
+            records.save_game(Game("easy", deal=n), name=f"save {n:02d}")
+        with pytest.raises(RecordsError, match=r"; there are 'save \d\d'.* and 15 more$") as caught:
+            records.load_game("nope")
+    assert str(caught.value).count("'save ") == 10
