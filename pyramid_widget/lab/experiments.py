@@ -282,7 +282,7 @@ class Results:
                 str(s.won),
                 str(s.lost),
                 str(s.unknown),
-                f"{s.win_rate:.1%}",
+                "n/a" if math.isnan(s.win_rate) else f"{s.win_rate:.1%}",  # no game decided
                 f"[{s.ci_low:.1%}, {s.ci_high:.1%}]",
             )
             for s in self.summary()
@@ -575,7 +575,11 @@ def run_experiment(
     rule_sets, strats = _resolve(rules, strategies)
     game_list = _game_list(games, seed, deals)
     workers = _jobs(jobs)
-    max_seconds = solver_seconds(max_seconds)  # up front, not when "perfect" plays its first deal
+    # Checked up front: a worker would find them bad only after other games had run.
+    max_seconds = solver_seconds(max_seconds)
+    _at_least_one(max_moves, "max_moves")
+    if chunk_size is not None:
+        _at_least_one(chunk_size, "chunk_size")  # a negative one made no tasks: 0 games
     slow = any(not isinstance(s, str) or s in ("perfect", "lookahead") for s in strats)
     size = chunk_size or max(1, min(8 if slow else 250, math.ceil(len(game_list) / (workers * 8))))
     labels = tuple(r.name for r in rule_sets)
@@ -608,9 +612,20 @@ def _names(strats: Sequence[Any]) -> list[str]:
 def _jobs(jobs: int | None) -> int:
     if jobs is None:
         return os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
-    return jobs
+    return _at_least_one(jobs, "jobs")
+
+
+def _at_least_one(value: object, name: str) -> int:
+    """``value`` if it is a whole number of at least 1, else a ``ValueError`` naming ``name``.
+
+    >>> _at_least_one(0, "jobs")
+    Traceback (most recent call last):
+    ...
+    ValueError: jobs must be a whole number of at least 1, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return value
 
 
 _NOTED: set[str] = set()

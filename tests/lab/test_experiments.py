@@ -315,6 +315,12 @@ def test_what_if_sweeps_a_rule_parameter() -> None:
         ({"max_seconds": float("inf")}, "max_seconds must be a finite number"),
         ({"max_seconds": 0}, "max_seconds must be a finite number"),
         ({"max_seconds": None}, "max_seconds must be a finite number"),
+        ({"max_moves": "5"}, "max_moves must be a whole number of at least 1"),
+        ({"max_moves": None}, "max_moves must be a whole number of at least 1"),
+        ({"max_moves": 0}, "max_moves must be a whole number of at least 1"),
+        ({"max_moves": 1.5}, "max_moves must be a whole number of at least 1"),
+        ({"chunk_size": -1}, "chunk_size must be a whole number of at least 1"),  # no games
+        ({"chunk_size": "2"}, "chunk_size must be a whole number of at least 1"),
     ],
 )
 def test_bad_arguments_are_clear_errors(kwargs: dict[str, object], message: str) -> None:
@@ -335,6 +341,14 @@ def test_what_if_rejects_unknown_parameters() -> None:
         what_if("medium", "jokers", [1, 2], games=2, jobs=1, progress=False)
     with pytest.raises(ValueError, match="a list of values to sweep"):
         what_if("medium", "passes", 5, games=2, jobs=1, progress=False)  # type: ignore[arg-type]
+
+
+def test_a_cell_with_no_decided_game_has_no_win_rate_to_show() -> None:
+    """Every game stopped by the move limit: "n/a", where the table once said "nan%"."""
+    results = run_experiment("hard", "greedy", games=2, jobs=1, progress=False, max_moves=1)
+    assert [s.unknown for s in results.summary()] == [2]
+    assert "nan" not in results.table()
+    assert results.table().splitlines()[1].split()[-3:] == ["n/a", "[0.0%,", "100.0%]"]
 
 
 def test_the_cap_is_the_one_the_cli_states() -> None:
