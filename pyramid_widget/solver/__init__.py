@@ -155,8 +155,7 @@ def solve(
     >>> solve(g, max_nodes=1).nodes <= 1
     True
     """
-    if not isinstance(game, Game):
-        raise TypeError(f"solve() needs a pyramid_widget Game, got {type(game).__name__}")
+    check_game(game, "solve()")
     _check_limits(max_nodes, max_seconds)
     started = time.perf_counter()
     if game.status is Status.WON:
@@ -172,6 +171,20 @@ def solve(
     if getattr(game, "hidden", None):
         return dataclasses.replace(solution, knows_hidden=True)
     return solution
+
+
+def check_game(game: object, caller: str) -> None:
+    """Refuse anything but an engine ``Game`` with one sentence naming ``caller`` (a
+    ``TypeError``, as for every entry point of the solver that takes a game), before any
+    attribute of it is read.
+
+    >>> check_game("medium", "winning_line()")
+    Traceback (most recent call last):
+    ...
+    TypeError: winning_line() needs a pyramid_widget Game, got str
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"{caller} needs a pyramid_widget Game, got {type(game).__name__}")
 
 
 def _solve_classic(
