@@ -183,11 +183,13 @@ def _cards(names: Sequence[str]) -> list[Card]:
     return [parse_card(n) for n in names]
 
 
-def lesson_error(text: str) -> LessonError:
-    """A :class:`LessonError` with ``text`` that a notebook shows as that one line, without
-    the library's traceback frames (IPython shows ``_render_traceback_()`` instead)."""
-    error = LessonError(text)
-    setattr(error, "_render_traceback_", lambda: [f"LessonError: {text}"])  # noqa: B010
+def lesson_error(text: str, kind: type[LessonError] = LessonError) -> LessonError:
+    """A :class:`LessonError` (or the subclass ``kind``) with ``text`` that a notebook shows
+    as that one line, without the library's traceback frames (IPython shows
+    ``_render_traceback_()`` instead)."""
+    error = kind(text)
+    name = kind.__name__
+    setattr(error, "_render_traceback_", lambda: [f"{name}: {text}"])  # noqa: B010
     return error
 
 

@@ -9,7 +9,11 @@ from typing import Any
 import pytest
 
 from pyramid_widget.errors import LessonError
-from pyramid_widget.lessons import Lesson, Step, at
+from pyramid_widget.lessons import LESSONS, Lesson, LessonRunner, Step, at
+from pyramid_widget.lessons.exercises import exercise
+from pyramid_widget.lessons.progress import LessonProgress
+from pyramid_widget.lessons.widget import LessonWidget
+from pyramid_widget.records import Records
 
 FIVE = {at(7, 1): "5H", at(7, 2): "8C"}
 
@@ -67,3 +71,65 @@ def test_a_step_field_of_the_wrong_kind_is_one_lesson_error(
 def test_a_lesson_without_a_list_of_steps_is_one_lesson_error(steps: Any) -> None:
     with pytest.raises(LessonError, match=r"^lesson 'L' needs a non-empty list of Step objects$"):
         Lesson("L", steps)
+
+
+@pytest.mark.parametrize("lessons", [5, "abc", [], [None]])
+def test_a_runner_without_lessons_is_one_lesson_error(lessons: Any) -> None:
+    with pytest.raises(LessonError, match="Lesson"):
+        LessonRunner(lessons)
+    with pytest.raises(LessonError, match="Lesson"):
+        LessonWidget(lessons, records=False)
+
+
+@pytest.mark.parametrize(
+    ("lesson", "step"), [(99, 0), (-1, 0), ("a", 0), (1.0, 0), (True, 0), (0, 6)]
+)
+def test_a_lesson_or_step_that_does_not_exist_is_a_lesson_error(lesson: Any, step: Any) -> None:
+    """It was a bare IndexError; it is still one (code that caught it still does)."""
+    with pytest.raises(
+        LessonError, match=r"^(lesson|step) must be 0\.\.\d( in this lesson)?, got "
+    ) as caught:
+        LessonRunner(lesson=lesson) if step == 0 else LessonRunner().jump(lesson, step)
+    assert isinstance(caught.value, IndexError)
+    if step == 0:
+        with pytest.raises(LessonError, match=r"^lesson must be 0\.\.5, got "):
+            LessonWidget(records=False, lesson=lesson)
+
+
+@pytest.mark.parametrize("pause", [-1, 5.5, float("nan"), float("inf")])
+def test_a_demo_pause_out_of_range_is_a_lesson_error(pause: float) -> None:
+    with pytest.raises(LessonError, match=r"^demo_pause must be 0\.\.5 seconds, got "):
+        LessonWidget(records=False, demo_pause=pause)
+
+
+def test_a_demo_pause_that_is_no_number_stays_a_type_error() -> None:
+    with pytest.raises(TypeError, match="demo_pause is a number of seconds, got '1'"):
+        LessonWidget(records=False, demo_pause="1")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("records", [":memory:", 5, "progress.sqlite3", True])
+def test_records_that_are_no_store_are_refused_as_the_board_refuses_them(records: Any) -> None:
+    """``records=":memory:"`` raised "'str' object has no attribute 'warning'"; it is now
+    the sentence PyramidWidget says for the same argument."""
+    with pytest.raises(TypeError) as caught:
+        LessonWidget(records=records)
+    assert one_line(caught.value) == (
+        f"records must be None, False or a pyramid_widget.records.Records, got {records!r}"
+    )
+    with pytest.raises(TypeError, match=r"^records must be a pyramid_widget\.records\.Records"):
+        LessonProgress(records, "ada")
+
+
+def test_a_real_store_is_still_taken() -> None:
+    with Records(":memory:") as records:
+        lw = LessonWidget(LESSONS, records=records, learner="ada", demo_pause=0)
+        assert lw.runner.progress is not None and lw.runner.progress.records is records
+
+
+@pytest.mark.parametrize("number", [[], 7, 0, "1", True, None, {}])
+def test_an_exercise_that_does_not_exist_is_a_lesson_error(number: Any) -> None:
+    """``exercise([])`` raised "unhashable type: 'list'"; it is still a KeyError too."""
+    with pytest.raises(LessonError) as caught:
+        exercise(number)
+    assert isinstance(caught.value, KeyError)
+    assert one_line(caught.value).startswith("lessons are numbered 1..6, got "), caught.value
