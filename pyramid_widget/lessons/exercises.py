@@ -72,7 +72,9 @@ def _value(item: Any) -> int:
         text = item.strip().upper()
         if text in _LETTERS:
             return _LETTERS[text]
-        if text.isdigit() and 1 <= int(text) <= 13:
+        # ASCII digits only: "²".isdigit() is true and int() raises on it, and "٣" would
+        # be read as 3 (a learner's answer is refused in words, not in Python's).
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= 13:
             return int(text)
     raise ValueError(f"{item!r} is not a card value (1..13, or A, J, Q, K)")
 

@@ -133,3 +133,13 @@ def test_an_exercise_that_does_not_exist_is_a_lesson_error(number: Any) -> None:
         exercise(number)
     assert isinstance(caught.value, KeyError)
     assert one_line(caught.value).startswith("lessons are numbered 1..6, got "), caught.value
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "１", "13²"])  # noqa: RUF001
+def test_an_answer_in_other_digits_is_not_read_as_a_number(value: str) -> None:
+    """ "²" once showed Python's "invalid literal for int()" to the learner, and "٣" was
+    taken as 3."""
+    check = exercise(1).check([(value, "10")])
+    assert not check and check.message == (
+        f"I could not read that answer: {value!r} is not a card value (1..13, or A, J, Q, K)"
+    )
