@@ -133,3 +133,16 @@ class IntentError(PyramidError):
 
 class LessonError(PyramidError):
     """A lesson or step that cannot be taught as written (the message says what is wrong)."""
+
+
+class UnknownLessonError(LessonError, IndexError):
+    """No lesson or step has that number; the message names the numbers there are (an
+    ``IndexError`` too, as it was before it was a ``LessonError``)."""
+
+
+class UnknownExerciseError(LessonError, KeyError):
+    """No exercise has that number; the message names the numbers there are (a ``KeyError``
+    too, as it was before it was a ``LessonError``)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])

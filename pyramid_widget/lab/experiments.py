@@ -27,6 +27,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import csv
 import hashlib
+import itertools
 import math
 import os
 import pickle
@@ -39,7 +40,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from pyramid_widget.engine.deals import deal_from_number
+from pyramid_widget.engine.deals import MAX_DEAL_NUMBER, deal_from_number
 from pyramid_widget.engine.moves import MoveKind
 from pyramid_widget.engine.rules import RuleSet, get_rules
 from pyramid_widget.lab.stats_ci import mcnemar_exact, paired_difference_ci, wilson
@@ -51,10 +52,12 @@ from pyramid_widget.lab.strategies import (
     Strategy,
     get_strategy,
     play_game,
+    solver_seconds,
     strategy_name,
 )
 
 __all__ = [
+    "MAX_GAMES",
     "GameRow",
     "Paired",
     "Results",
@@ -65,6 +68,14 @@ __all__ = [
     "run_experiment",
     "what_if",
 ]
+
+
+MAX_GAMES = 1_000_000
+"""The most deals an experiment plays under each rule set with each strategy (``games``, or
+the deal numbers in ``deals``). Every game's row is kept in memory, and the game list is
+built before the first game, so a mistyped ``games=10**12`` would fill the memory before
+anything ran; it is refused up front instead. ``pyramid-widget experiment`` states the same
+cap for ``--games`` and ``--deals``."""
 
 
 @dataclass(frozen=True)
@@ -271,7 +282,7 @@ class Results:
                 str(s.won),
                 str(s.lost),
                 str(s.unknown),
-                f"{s.win_rate:.1%}",
+                "n/a" if math.isnan(s.win_rate) else f"{s.win_rate:.1%}",  # no game decided
                 f"[{s.ci_low:.1%}, {s.ci_high:.1%}]",
             )
             for s in self.summary()
@@ -458,10 +469,18 @@ def _resolve(
     rules: str | RuleSet | Iterable[str | RuleSet],
     strategies: str | Strategy | Iterable[str | Strategy],
 ) -> tuple[list[RuleSet], list[Any]]:
-    rule_list = [rules] if isinstance(rules, (str, RuleSet, Mapping)) else list(rules)
-    strat_list = (
-        [strategies] if isinstance(strategies, str) or callable(strategies) else list(strategies)
-    )
+    # Anything that is not a list of them is one rule set or one strategy, so that 5 or None
+    # is refused by get_rules / get_strategy by name, not as "'int' object is not iterable".
+    rule_list: list[Any]  # names, RuleSets or dicts of rule fields
+    if isinstance(rules, (str, RuleSet, Mapping)) or not isinstance(rules, Iterable):
+        rule_list = [rules]
+    else:
+        rule_list = list(rules)
+    strat_list: list[str | Strategy]
+    if isinstance(strategies, str) or callable(strategies) or not isinstance(strategies, Iterable):
+        strat_list = [strategies]
+    else:
+        strat_list = list(strategies)
     if not rule_list or not strat_list:
         raise ValueError("give at least one rule set and one strategy")
     resolved = [get_rules(r) for r in rule_list]
@@ -481,16 +500,43 @@ def _resolve(
 def _game_list(
     games: int | None, seed: int | None, deals: Iterable[int] | None
 ) -> list[tuple[int, int]]:
+    """``(game index, deal number)`` of every game, checked before the first is played.
+
+    >>> _game_list(2, 0, range(10**12))
+    [(0, 0), (1, 1)]
+    >>> _game_list(None, 0, range(10**12))
+    Traceback (most recent call last):
+    ...
+    ValueError: an experiment plays at most 1,000,000 deals, and deals holds more; pass games= to play its first ones, or split it into several runs
+    """
+    if games is not None and (
+        isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES
+    ):
+        raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
     if deals is not None:
-        numbers = list(deals)
-        if games is not None:
-            numbers = numbers[:games]
+        if isinstance(deals, (str, bytes, Mapping)) or not isinstance(deals, Iterable):
+            raise ValueError(
+                "deals must be a list or range of deal numbers, like range(100), got "
+                f"{type(deals).__name__}"
+            )
+        # Read one past the cap at most: range(10**20) has no len() and count() no end.
+        numbers = list(itertools.islice(deals, MAX_GAMES + 1 if games is None else games))
+        if len(numbers) > MAX_GAMES:
+            raise ValueError(
+                f"an experiment plays at most {MAX_GAMES:,} deals, and deals holds more; "
+                "pass games= to play its first ones, or split it into several runs"
+            )
+        if not numbers:
+            # A table of 0 games says "nan%": an empty list is a mistake upstream, say so.
+            raise ValueError("there are no deal numbers in deals: give at least one")
         for d in numbers:
-            if isinstance(d, bool) or not isinstance(d, int) or d < 0:
-                raise ValueError(f"deal numbers must be non-negative integers, got {d!r}")
+            if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d <= MAX_DEAL_NUMBER:
+                raise ValueError(
+                    f"deal numbers must be non-negative integers up to {MAX_DEAL_NUMBER}, got {d!r}"
+                )
         return list(enumerate(numbers))
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number of at least 1, got {games!r}")
+    if games is None:
+        raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got None")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     return [(i, deal_for(seed, i)) for i in range(games)]
@@ -515,7 +561,8 @@ def run_experiment(
     ``rules`` and ``strategies`` are one or several preset names, :class:`RuleSet` objects,
     strategy names or callables ``(game, rng) -> move``. Deals come from ``seed`` (game ``i``
     plays deal :func:`deal_for` ``(seed, i)``) or from ``deals``, an explicit list or range
-    of deal numbers (``games`` then caps how many are used). ``jobs`` worker processes
+    of deal numbers (``games`` then caps how many are used); at most :data:`MAX_GAMES`
+    deals either way. ``jobs`` worker processes
     (default: every core) or ``executor`` (any ``concurrent.futures`` executor, such as
     ``dask.distributed.Client(...).get_executor()``) run the games; ``max_seconds`` bounds the
     solver per deal for ``perfect``; ``max_moves`` bounds a game.
@@ -528,6 +575,11 @@ def run_experiment(
     rule_sets, strats = _resolve(rules, strategies)
     game_list = _game_list(games, seed, deals)
     workers = _jobs(jobs)
+    # Checked up front: a worker would find them bad only after other games had run.
+    max_seconds = solver_seconds(max_seconds)
+    _at_least_one(max_moves, "max_moves")
+    if chunk_size is not None:
+        _at_least_one(chunk_size, "chunk_size")  # a negative one made no tasks: 0 games
     slow = any(not isinstance(s, str) or s in ("perfect", "lookahead") for s in strats)
     size = chunk_size or max(1, min(8 if slow else 250, math.ceil(len(game_list) / (workers * 8))))
     labels = tuple(r.name for r in rule_sets)
@@ -560,9 +612,20 @@ def _names(strats: Sequence[Any]) -> list[str]:
 def _jobs(jobs: int | None) -> int:
     if jobs is None:
         return os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
-    return jobs
+    return _at_least_one(jobs, "jobs")
+
+
+def _at_least_one(value: object, name: str) -> int:
+    """``value`` if it is a whole number of at least 1, else a ``ValueError`` naming ``name``.
+
+    >>> _at_least_one(0, "jobs")
+    Traceback (most recent call last):
+    ...
+    ValueError: jobs must be a whole number of at least 1, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return value
 
 
 _NOTED: set[str] = set()
@@ -672,6 +735,10 @@ def what_if(
     [('hard passes=1', 0), ('hard passes=3', 8)]
     """
     rules = get_rules(base)
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise ValueError(
+            f"give a list of values to sweep, like [1, 2, 3], got {type(values).__name__}"
+        )
     if not values:
         raise ValueError("give at least one value to sweep")
     variants = [_variant(rules, parameter, v) for v in values]

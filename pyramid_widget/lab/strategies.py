@@ -39,6 +39,7 @@ games move for move.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -369,6 +370,31 @@ def _rollout(
     return 100 if fg.status == WON else -fg.cards_left()
 
 
+def solver_seconds(value: object) -> float:
+    """The solver's time limit a deal for ``perfect``: a finite number of seconds above 0.
+
+    NaN and infinity are refused: neither is a limit, and a deal the solver cannot decide
+    would then hold the experiment up for ever (the solver itself refuses them too).
+
+    >>> solver_seconds(2.5)
+    2.5
+    >>> solver_seconds(float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: max_seconds must be a finite number of seconds above 0, like 10, got nan
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (isinstance(value, float) and not math.isfinite(value))  # an int is finite
+        or value <= 0
+    ):
+        raise ValueError(
+            f"max_seconds must be a finite number of seconds above 0, like 10, got {value!r}"
+        )
+    return value
+
+
 class Perfect:
     """The exact solver as a strategy: a deal counts as won when it is winnable.
 
@@ -385,9 +411,7 @@ class Perfect:
     name = "perfect"
 
     def __init__(self, max_seconds: float = 10.0, *, verify: bool = False) -> None:
-        if not max_seconds > 0:
-            raise ValueError(f"max_seconds must be positive, got {max_seconds!r}")
-        self.max_seconds = max_seconds
+        self.max_seconds = solver_seconds(max_seconds)
         self.verify = verify
 
     def __call__(self, game: Game, rng: random.Random) -> Move:

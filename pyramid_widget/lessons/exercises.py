@@ -12,6 +12,7 @@ False
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,8 @@ from pyramid_widget.engine.describe import counted
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.rules import PRESETS
-from pyramid_widget.lessons.model import at
+from pyramid_widget.errors import UnknownExerciseError
+from pyramid_widget.lessons.model import at, lesson_error
 
 __all__ = ["EXERCISES", "Check", "Exercise", "exercise"]
 
@@ -70,7 +72,9 @@ def _value(item: Any) -> int:
         text = item.strip().upper()
         if text in _LETTERS:
             return _LETTERS[text]
-        if text.isdigit() and 1 <= int(text) <= 13:
+        # ASCII digits only: "²".isdigit() is true and int() raises on it, and "٣" would
+        # be read as 3 (a learner's answer is refused in words, not in Python's).
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= 13:
             return int(text)
     raise ValueError(f"{item!r} is not a card value (1..13, or A, J, Q, K)")
 
@@ -252,13 +256,19 @@ EXERCISES: dict[int, Exercise] = {
 
 
 def exercise(number: int) -> Exercise:
-    """The exercise of lesson ``number`` (1..6); ``KeyError`` naming the choices otherwise.
+    """The exercise of lesson ``number`` (1..6); otherwise an
+    :class:`~pyramid_widget.errors.UnknownExerciseError` (a ``LessonError`` and a
+    ``KeyError``) naming the choices.
 
     >>> exercise(6).check(["draw", "4D+9S", "5C+8D", "draw", "AS+QH"])
     ✔ Right! 5 moves, and the pyramid is empty.
     >>> exercise(6).check(["5C+8D", "draw", "draw"])
     ✘ Not yet: 2 pyramid card(s) are still there.
     """
-    if number not in EXERCISES:
-        raise KeyError(f"lessons are numbered 1..{len(EXERCISES)}, got {number!r}")
+    # Checked as a number first: [] is unhashable (a TypeError from the dict), True == 1.
+    if isinstance(number, bool) or not isinstance(number, int) or number not in EXERCISES:
+        raise lesson_error(
+            f"lessons are numbered 1..{len(EXERCISES)}, got {reprlib.repr(number)}",
+            UnknownExerciseError,
+        )
     return EXERCISES[number]

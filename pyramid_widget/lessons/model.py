@@ -29,9 +29,11 @@ sentence) and ``{cards}`` (the cards of the move, in words).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import reprlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from pyramid_widget.engine.cards import Card, card_long_name, card_str, parse_card
 from pyramid_widget.engine.describe import sentence
@@ -181,11 +183,13 @@ def _cards(names: Sequence[str]) -> list[Card]:
     return [parse_card(n) for n in names]
 
 
-def lesson_error(text: str) -> LessonError:
-    """A :class:`LessonError` with ``text`` that a notebook shows as that one line, without
-    the library's traceback frames (IPython shows ``_render_traceback_()`` instead)."""
-    error = LessonError(text)
-    setattr(error, "_render_traceback_", lambda: [f"LessonError: {text}"])  # noqa: B010
+def lesson_error(text: str, kind: type[LessonError] = LessonError) -> LessonError:
+    """A :class:`LessonError` (or the subclass ``kind``) with ``text`` that a notebook shows
+    as that one line, without the library's traceback frames (IPython shows
+    ``_render_traceback_()`` instead)."""
+    error = kind(text)
+    name = kind.__name__
+    setattr(error, "_render_traceback_", lambda: [f"{name}: {text}"])  # noqa: B010
     return error
 
 
@@ -202,20 +206,53 @@ def _move_text(text: str, what: str) -> str:
         raise lesson_error(f"{what}: {exc}") from None
 
 
-def _slots(pyramid: Mapping[int, str] | Sequence[str | None]) -> tuple[str | None, ...]:
+def _shown(value: object) -> str:
+    """``value`` as a message quotes it: its repr, cut short when long (reprlib)."""
+    return reprlib.repr(value)
+
+
+def _listed(value: object, where: str, name: str, example: str) -> tuple[Any, ...]:
+    """The entries of a step's list field ``name``, as a tuple.
+
+    A text, a dict, ``None`` or a number is refused with one :class:`LessonError` naming
+    the field (iterating it failed deep inside, or split ``"9D"`` into ``"9"`` and ``"D"``).
+
+    >>> _listed(["9D"], "step 'Go.'", "stock", "['9D', '4S']")
+    ('9D',)
+    >>> _listed(None, "step 'Go.'", "stock", "['9D', '4S']")
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.LessonError: step 'Go.': stock must be a list like ['9D', '4S'], got None
+    """
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise lesson_error(f"{where}: {name} must be a list like {example}, got {_shown(value)}")
+    return tuple(value)
+
+
+def _slots(pyramid: Mapping[int, str] | Sequence[str | None], where: str) -> tuple[str | None, ...]:
     if isinstance(pyramid, Mapping):
         slots: list[str | None] = [None] * 28
         for pos, card in pyramid.items():
             if not isinstance(pos, int) or not 0 <= pos < 28:
-                raise lesson_error(f"pyramid positions are 0..27 (use at(row, col)), got {pos!r}")
+                raise lesson_error(
+                    f"{where}: pyramid positions are 0..27 (use at(row, col)), got {_shown(pos)}"
+                )
             slots[pos] = card
         return tuple(slots)
-    if isinstance(pyramid, str) or len(pyramid) != 28:
-        raise lesson_error("pyramid must be a dict {position: card} or a list of 28 slots")
+    if isinstance(pyramid, str) or not isinstance(pyramid, Sequence) or len(pyramid) != 28:
+        raise lesson_error(
+            f"{where}: pyramid must be a dict {{position: card}} or a list of 28 slots, "
+            f"got {_shown(pyramid)}"
+        )
     return tuple(pyramid)
 
 
-def _mistake_keys(mistakes: Mapping[str, str]) -> Mapping[str, str]:
+def _mistake_keys(mistakes: Mapping[str, str], where: str) -> Mapping[str, str]:
+    if not isinstance(mistakes, Mapping):  # mistakes=None once failed on None.items()
+        raise lesson_error(
+            f"{where}: mistakes must be a dict {{move or kind: explanation}}, "
+            f"got {_shown(mistakes)}"
+        )
     out: dict[str, str] = {}
     for key, text in mistakes.items():
         if not isinstance(text, str) or not text.strip():
@@ -317,31 +354,51 @@ class Step:
         __tracebackhide__ = True
         if not isinstance(self.prompt, str) or not self.prompt.strip():
             raise lesson_error("a step needs a prompt (one sentence saying what to do)")
-        accept = tuple(_move_text(m, "accept entries") for m in self.accept)
+        where = f"step {self.prompt!r}"
+        moves = "['5H+8C']"
+        accept = tuple(
+            _move_text(m, "accept entries") for m in _listed(self.accept, where, "accept", moves)
+        )
         if not accept and self.goal is None:
             raise lesson_error(f"step {self.prompt!r} needs accept=[moves] or a goal")
-        demo = tuple(m if m in DEMO_WORDS else _move_text(m, "demo entries") for m in self.demo)
+        demo = tuple(
+            m if m in DEMO_WORDS else _move_text(m, "demo entries")
+            for m in _listed(self.demo, where, "demo", moves)
+        )
         if not demo and len(accept) == 1:
             demo = accept
         if not demo:
             raise lesson_error(f"step {self.prompt!r} needs demo=[moves] for 'Show me'")
-        unknown = [c for c in self.controls if c not in STEP_CONTROLS]
-        if isinstance(self.controls, str) or unknown:
+        controls = self.controls
+        if isinstance(controls, (str, bytes, Mapping)) or not isinstance(controls, Iterable):
+            controls = [controls]  # one control named alone, or None: refused just below
+        controls = tuple(controls)
+        if any(c not in STEP_CONTROLS for c in controls):
             raise lesson_error(
-                f"step {self.prompt!r}: controls are a list of {list(STEP_CONTROLS)}, "
-                f"got {self.controls!r}"
+                f"{where}: controls are a list of {list(STEP_CONTROLS)}, got {_shown(self.controls)}"
             )
+        pass_number = self.pass_number
+        if isinstance(pass_number, bool) or not isinstance(pass_number, int) or pass_number < 1:
+            raise lesson_error(
+                f"{where}: pass_number must be a whole number of at least 1, "
+                f"got {_shown(pass_number)}"
+            )
+        piles = _listed(self.wastes, where, "wastes", "[['9D', '4S']]")
         setattr_ = object.__setattr__
         setattr_(self, "rules", get_rules(self.rules))
-        setattr_(self, "pyramid", _slots(self.pyramid))
+        setattr_(self, "pyramid", _slots(self.pyramid, where))
         setattr_(self, "accept", accept)
         setattr_(self, "demo", demo)
-        setattr_(self, "allow", _allowed(self.allow))
-        setattr_(self, "mistakes", _mistake_keys(self.mistakes))
-        setattr_(self, "stock", tuple(self.stock))
-        setattr_(self, "wastes", tuple(tuple(p) for p in self.wastes))
-        setattr_(self, "cells", tuple(self.cells))
-        setattr_(self, "controls", tuple(self.controls))
+        setattr_(self, "allow", _allowed(_listed(self.allow, where, "allow", "['draw', 'pair']")))
+        setattr_(self, "mistakes", _mistake_keys(self.mistakes, where))
+        setattr_(self, "stock", _listed(self.stock, where, "stock", "['9D', '4S']"))
+        setattr_(
+            self,
+            "wastes",
+            tuple(_listed(p, where, "each waste pile", "['9D', '4S']") for p in piles),
+        )
+        setattr_(self, "cells", _listed(self.cells, where, "cells", "['9D']"))
+        setattr_(self, "controls", controls)
         _placed(self.pyramid, self.stock, self.wastes, self.cells)  # type: ignore[arg-type]
         try:
             game = self.new_game()
@@ -510,7 +567,8 @@ class Lesson:
         __tracebackhide__ = True
         if not isinstance(self.title, str) or not self.title.strip():
             raise lesson_error("a lesson needs a title")
-        steps = tuple(self.steps)
+        listed = not isinstance(self.steps, (str, bytes)) and isinstance(self.steps, Iterable)
+        steps = tuple(self.steps) if listed else ()  # None or 5: refused just below
         if not steps or not all(isinstance(s, Step) for s in steps):
             raise lesson_error(f"lesson {self.title!r} needs a non-empty list of Step objects")
         object.__setattr__(self, "steps", steps)

@@ -15,6 +15,7 @@ is never turned back into shown.
 from __future__ import annotations
 
 import getpass
+import reprlib
 from typing import TYPE_CHECKING
 
 from pyramid_widget.errors import RecordsError
@@ -22,7 +23,7 @@ from pyramid_widget.errors import RecordsError
 if TYPE_CHECKING:
     from pyramid_widget.records import Records
 
-__all__ = ["DONE", "SHOWN", "LessonProgress", "default_learner"]
+__all__ = ["DONE", "SHOWN", "LessonProgress", "default_learner", "is_progress_store"]
 
 #: The learner made the step's moves.
 DONE = "done"
@@ -38,6 +39,19 @@ def default_learner() -> str:
         return "learner"
 
 
+def is_progress_store(records: object) -> bool:
+    """Whether ``records`` can keep lesson progress: a
+    :class:`~pyramid_widget.records.Records`, or a stand-in with its lesson methods.
+
+    >>> from pyramid_widget.records import Records
+    >>> is_progress_store(Records(":memory:")), is_progress_store(":memory:")
+    (True, False)
+    """
+    return all(
+        callable(getattr(records, name, None)) for name in ("lesson_marks", "mark_lesson_step")
+    )
+
+
 class LessonProgress:
     """One learner's marks in a :class:`~pyramid_widget.records.Records` store.
 
@@ -51,6 +65,11 @@ class LessonProgress:
             from pyramid_widget.records import Records
 
             records = Records()
+        elif not is_progress_store(records):  # ":memory:" once failed on records.warning
+            raise TypeError(
+                "records must be a pyramid_widget.records.Records (None: the default records "
+                f"file), got {reprlib.repr(records)}"
+            )
         self.records = records
         self.learner = default_learner() if learner is None else learner
         self.problem: str | None = records.warning

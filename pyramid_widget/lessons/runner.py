@@ -28,6 +28,7 @@ A move the rules refuse is explained in friendlier words than the engine's:
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,7 +38,7 @@ from pyramid_widget.engine.describe import sentence as _sentence
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Zone
-from pyramid_widget.errors import InvalidMoveError, Refusal
+from pyramid_widget.errors import InvalidMoveError, Refusal, UnknownLessonError
 from pyramid_widget.lessons.model import (
     DEMO_WORDS,
     MISTAKE_KINDS,
@@ -232,7 +233,8 @@ class LessonRunner:
             lessons = LESSONS
         if isinstance(lessons, Lesson):
             lessons = [lessons]
-        if isinstance(lessons, (str, bytes)) or not lessons:
+        # 5 once failed as "'int' object is not iterable"
+        if isinstance(lessons, (str, bytes)) or not isinstance(lessons, Sequence) or not lessons:
             raise lesson_error("give a Lesson or a non-empty list of Lessons")
         if not all(isinstance(item, Lesson) for item in lessons):
             raise lesson_error("every item must be a Lesson")
@@ -331,13 +333,25 @@ class LessonRunner:
     def jump(self, lesson: int, step: int = 0) -> None:
         """Go to step ``step`` of lesson ``lesson`` (both 0-based) on a fresh position.
 
-        Raises ``IndexError`` naming the valid range for a lesson or step that does not exist.
+        Raises :class:`~pyramid_widget.errors.UnknownLessonError` (a ``LessonError`` and an
+        ``IndexError``) naming the valid range for a lesson or step that does not exist.
+
+        >>> LessonRunner().jump(9)
+        Traceback (most recent call last):
+        ...
+        pyramid_widget.errors.UnknownLessonError: lesson must be 0..5, got 9
         """
-        if not isinstance(lesson, int) or not 0 <= lesson < len(self.lessons):
-            raise IndexError(f"lesson must be 0..{len(self.lessons) - 1}, got {lesson!r}")
+        if not _whole(lesson) or not 0 <= lesson < len(self.lessons):
+            raise lesson_error(
+                f"lesson must be 0..{len(self.lessons) - 1}, got {reprlib.repr(lesson)}",
+                UnknownLessonError,
+            )
         steps = len(self.lessons[lesson])
-        if not isinstance(step, int) or not 0 <= step < steps:
-            raise IndexError(f"step must be 0..{steps - 1} in this lesson, got {step!r}")
+        if not _whole(step) or not 0 <= step < steps:
+            raise lesson_error(
+                f"step must be 0..{steps - 1} in this lesson, got {reprlib.repr(step)}",
+                UnknownLessonError,
+            )
         self.lesson_index, self.step_index = lesson, step
         self.restart_step()
 
@@ -524,6 +538,11 @@ class LessonRunner:
             return [self.undo() if m in DEMO_WORDS else self.try_move(m) for m in self.step.demo]
         finally:
             self.demo_running = False
+
+
+def _whole(number: object) -> bool:
+    """Whether ``number`` is an int and not a bool (True is no lesson number)."""
+    return isinstance(number, int) and not isinstance(number, bool)
 
 
 def check_lesson(lesson: Lesson) -> None:

@@ -44,6 +44,7 @@ pyramid_widget.errors.IllegalMoveError: cannot play 'AS+QH': QH is covered by 5C
 from __future__ import annotations
 
 import contextlib
+import reprlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -53,8 +54,8 @@ from pyramid_widget.engine.describe import describe_move
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.errors import IllegalMoveError
-from pyramid_widget.lessons.model import Lesson
-from pyramid_widget.lessons.progress import LessonProgress
+from pyramid_widget.lessons.model import Lesson, lesson_error
+from pyramid_widget.lessons.progress import LessonProgress, is_progress_store
 from pyramid_widget.lessons.runner import LessonRunner, Outcome
 from pyramid_widget.lessons.style import STYLESHEET, step_classes
 from pyramid_widget.widget import STATIC, PyramidWidget
@@ -81,10 +82,24 @@ DOTS_TITLE = "● done by you, ◐ shown by Show me, ○ to do"
 
 def _seconds(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"demo_pause is a number of seconds, got {value!r}")
-    if not 0 <= value <= 5:
-        raise ValueError(f"demo_pause must be 0..5 seconds, got {value!r}")
+        raise TypeError(f"demo_pause is a number of seconds, got {reprlib.repr(value)}")
+    if not 0 <= value <= 5:  # NaN too
+        raise lesson_error(f"demo_pause must be 0..5 seconds, got {value!r}")
     return float(value)
+
+
+def _progress(records: Any, learner: str | None) -> LessonProgress | None:
+    """Where the learner's progress is kept: ``records`` as :class:`PyramidWidget` takes it
+    (``None``: the default records file, ``False``: nowhere, or a records store), refused
+    with the board's own sentence otherwise."""
+    if records is False:
+        return None
+    if records is not None and not is_progress_store(records):
+        raise TypeError(
+            "records must be None, False or a pyramid_widget.records.Records, "
+            f"got {reprlib.repr(records)}"
+        )
+    return LessonProgress(records, learner)
 
 
 def _event_move(kind: str, text: str) -> Move:
@@ -113,7 +128,9 @@ class LessonWidget:
     seconds "Show me" waits before each move (0 plays the demo at once); ``records``: where
     the learner's progress is kept (``None``: the default records file, ``False``: nowhere,
     or a :class:`~pyramid_widget.records.Records`); ``learner``: whose progress (``None``: the
-    login name). Raises :class:`~pyramid_widget.errors.LessonError` for bad lessons.
+    login name). Raises :class:`~pyramid_widget.errors.LessonError` for bad lessons, a
+    lesson number that does not exist or a ``demo_pause`` out of range, and ``TypeError``
+    for a ``records`` or ``demo_pause`` of the wrong type (as :class:`PyramidWidget` does).
 
     The widget shown is :attr:`board` (one anywidget model: the board and the lesson's panel
     around it); displaying the ``LessonWidget`` displays it, in every host.
@@ -130,8 +147,7 @@ class LessonWidget:
     ) -> None:
         #: Seconds "Show me" waits before each demo move, so the learner sees them one by one.
         self.demo_pause = _seconds(demo_pause)
-        progress = None if records is False else LessonProgress(records, learner)
-        self.runner = LessonRunner(lessons, lesson=lesson, progress=progress)
+        self.runner = LessonRunner(lessons, lesson=lesson, progress=_progress(records, learner))
         self._loading = False
         self.feedback_text = ""
         self.feedback_kind = "info"
@@ -272,7 +288,8 @@ class LessonWidget:
             self.board.show_message(self.runner.step.prompt, "info")
 
     def jump(self, lesson: int, step: int = 0) -> None:
-        """Open step ``step`` of lesson ``lesson`` (0-based); ``IndexError`` if none."""
+        """Open step ``step`` of lesson ``lesson`` (0-based);
+        :class:`~pyramid_widget.errors.UnknownLessonError` (an ``IndexError`` too) if none."""
         self.runner.jump(lesson, step)
         self._load_step("")
 

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -139,7 +140,8 @@ def solve(
     after a winning line was found still returns that line, with ``shortest=False``; with
     neither limit given, the fewest-moves search stops after :data:`FEWEST_NODE_CAP`
     positions the same way, so that it cannot fill the memory.
-    Raises ``TypeError`` when ``game`` is not a Game and ``ValueError`` for negative limits.
+    Raises ``TypeError`` when ``game`` is not a Game and ``ValueError`` for a negative limit
+    or a ``max_seconds`` that is not a finite number (``None``, not infinity, means no limit).
     Python's cyclic garbage collector is paused while it searches and turned back on after
     (:func:`~pyramid_widget.solver.search.collector_paused`).
 
@@ -153,8 +155,7 @@ def solve(
     >>> solve(g, max_nodes=1).nodes <= 1
     True
     """
-    if not isinstance(game, Game):
-        raise TypeError(f"solve() needs a pyramid_widget Game, got {type(game).__name__}")
+    check_game(game, "solve()")
     _check_limits(max_nodes, max_seconds)
     started = time.perf_counter()
     if game.status is Status.WON:
@@ -170,6 +171,20 @@ def solve(
     if getattr(game, "hidden", None):
         return dataclasses.replace(solution, knows_hidden=True)
     return solution
+
+
+def check_game(game: object, caller: str) -> None:
+    """Refuse anything but an engine ``Game`` with one sentence naming ``caller`` (a
+    ``TypeError``, as for every entry point of the solver that takes a game), before any
+    attribute of it is read.
+
+    >>> check_game("medium", "winning_line()")
+    Traceback (most recent call last):
+    ...
+    TypeError: winning_line() needs a pyramid_widget Game, got str
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"{caller} needs a pyramid_widget Game, got {type(game).__name__}")
 
 
 def _solve_classic(
@@ -299,9 +314,15 @@ def _check_limits(max_nodes: int | None, max_seconds: float | None) -> None:
         isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0
     ):
         raise ValueError(f"max_nodes must be a whole number of at least 0, got {max_nodes!r}")
+    # NaN passes "< 0" and never compares greater than the clock: a search with no limit at
+    # all. Infinity is no limit either (and would lift FEWEST_NODE_CAP): None says that.
     if max_seconds is not None and (
         isinstance(max_seconds, bool)
         or not isinstance(max_seconds, (int, float))
+        or (isinstance(max_seconds, float) and not math.isfinite(max_seconds))
         or max_seconds < 0
     ):
-        raise ValueError(f"max_seconds must be a number of at least 0, got {max_seconds!r}")
+        raise ValueError(
+            "max_seconds must be a finite number of seconds, at least 0 (or None for no "
+            f"limit), got {max_seconds!r}"
+        )

@@ -132,6 +132,7 @@ def checked_solve(
     (:class:`SolverDisagreementError` when it does not win). With ``shortest`` the solver
     looks for a fewest-move line within the budget, and returns the decision line (with
     ``Answer.shortest`` false) when it could not prove one in time."""
+    solver.check_game(game, "checked_solve()")
     solution = solver.solve(
         game.copy(), shortest=shortest, max_seconds=max_seconds, max_nodes=max_nodes
     )
@@ -173,6 +174,7 @@ def winning_line(
     >>> winning_line(g).describe(), winning_line(g, max_nodes=3).describe()
     ('a shortest line, 4 moves', 'a winning line, 4 moves')
     """
+    solver.check_game(game, "winning_line()")
     if game.status is Status.WON:
         return WinningLine([], shortest=True)
     if game.is_over:
@@ -196,6 +198,7 @@ def next_winning_move(
     >>> str(next_winning_move(Game.from_position("hard", pyramid=[None] * 27 + ["KD"])))
     'KD'
     """
+    solver.check_game(game, "next_winning_move()")
     line = winning_line(game, max_seconds=max_seconds, max_nodes=max_nodes, shortest=False)
     return line[0] if line else None
 

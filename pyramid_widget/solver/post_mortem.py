@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move, MoveKind
 from pyramid_widget.engine.position import Status
+from pyramid_widget.solver import check_game
 from pyramid_widget.solver.lines import INTERACTIVE_SECONDS, Verdict, checked_solve, first_position
 
 __all__ = ["PostMortem", "post_mortem"]
@@ -132,6 +133,7 @@ def post_mortem(
     after that move it could not be won any more. Playing AC+QH there would have kept a win
     in hand.
     """
+    check_game(game, "post_mortem()")
     probe = _Probe(game, max_seconds, max_nodes)
     start = probe.verdict(0)
     end = probe.verdict(len(probe.moves)) if start == "winnable" else start

@@ -19,6 +19,7 @@ from typing import Literal
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Status
+from pyramid_widget.solver import check_game
 from pyramid_widget.solver.lines import (
     INTERACTIVE_SECONDS,
     Verdict,
@@ -169,6 +170,7 @@ class TruthWatcher:
     def submit(self, game: Game) -> TruthReport:
         """Ask about ``game``'s current position; never blocks on the solver. Returns the
         report delivered now ("thinking", or the answer if already known)."""
+        check_game(game, "TruthWatcher.submit()")
         snapshot = game.copy()
         with self._cond:
             if self._closed:
@@ -209,6 +211,7 @@ class TruthWatcher:
         >>> verdict, [str(m) for m in line]
         ('winnable', ['KD'])
         """
+        check_game(game, "TruthWatcher.known()")
         found = self._known.lookup(position_key(game))
         if found is None:
             return None

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.rules import RuleSet, get_rules
-from pyramid_widget.errors import NoWinnableDealError
+from pyramid_widget.errors import InvalidDealError, NoWinnableDealError
 from pyramid_widget.solver.lines import checked_solve
 
 __all__ = ["DEAL_SECONDS", "NoWinnableDealError", "search_winnable", "winnable_deal"]
@@ -39,7 +39,8 @@ def winnable_deal(
     Tries at most ``bound`` consecutive deal numbers, giving the solver ``max_seconds`` (and
     ``max_nodes``) for each; ``start=None`` picks a random start. Raises
     :class:`NoWinnableDealError` (a ``ValueError``) saying how many deals were unwinnable and
-    how many undecided when none is found, and ``ValueError`` for a bound below 1.
+    how many undecided when none is found, :class:`~pyramid_widget.errors.InvalidDealError`
+    for a ``start`` that is no deal number, and ``ValueError`` for a bound below 1.
 
     >>> winnable_deal("easy", start=0, bound=0)
     Traceback (most recent call last):
@@ -49,7 +50,7 @@ def winnable_deal(
     rule_set = get_rules(rules)
     if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
         raise ValueError(f"bound must be a whole number of deals, at least 1; got {bound!r}")
-    first = random.randrange(_RANDOM_START_LIMIT) if start is None else start
+    first = _first_deal(start)
     last = min(first + bound - 1, MAX_DEAL_NUMBER)
     verdicts: Counter[str] = Counter()
     for number in range(first, last + 1):
@@ -63,6 +64,28 @@ def winnable_deal(
         f"({verdicts['unwinnable']} proved unwinnable, {verdicts['unknown']} undecided within "
         f"{budget} each); try a larger bound or more time per deal"
     )
+
+
+def _first_deal(start: object) -> int:
+    """The deal number to start from: ``start``, or a random one when it is ``None``.
+
+    >>> _first_deal(7)
+    7
+    >>> _first_deal("7")
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.InvalidDealError: start must be a deal number from 0 to 18446744073709551615, or None for a random one, got str
+    """
+    if start is None:
+        return random.randrange(_RANDOM_START_LIMIT)
+    # Checked here: "0" failed on "0" + bound, and 2**64 tried no deal at all.
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= MAX_DEAL_NUMBER:
+        got = start if isinstance(start, int) and not isinstance(start, bool) else None
+        raise InvalidDealError(
+            f"start must be a deal number from 0 to {MAX_DEAL_NUMBER}, or None for a random "
+            f"one, got {type(start).__name__ if got is None else got}"
+        )
+    return start
 
 
 def search_winnable(
@@ -88,7 +111,7 @@ def search_winnable(
     True
     """
     rule_set = get_rules(rules)
-    first = random.randrange(_RANDOM_START_LIMIT) if start is None else start
+    first = _first_deal(start)
     for tried in range(limit):
         if stop():
             return None

@@ -129,14 +129,35 @@ def _text(value: Any, field: str) -> str:
 TEXT_LIMIT = 400
 
 
+#: A deal number as text: ASCII digits only, as the CLI's ``whole_number`` takes them.
+_DIGITS = re.compile(r"[0-9]+")
+
+
 def _deal(value: Any, field: str) -> int | str:
+    """A deal number, or a deal string for the engine to read.
+
+    >>> _deal(" 7 ", "deal"), _deal("AS 2H", "deal")
+    (7, 'AS 2H')
+    >>> _deal("٣", "deal")
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.IntentError: field 'deal': numbers are written with the digits 0-9, got '٣'
+    """
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise IntentError(
             f"field {field!r} must be a deal number or a deal string, got {quote(value)}"
         )
     if isinstance(value, str):
-        value = _text(value, field)
-        return int(value) if value.isdigit() else value
+        text = _text(value, field)
+        if _DIGITS.fullmatch(text):
+            return int(text)
+        # str.isdigit() is true for "²" and "٣" too: int() raises on the first and reads
+        # the second as 3, so a number in other digits is refused here, never guessed.
+        if any(ch.isnumeric() and not ch.isascii() for ch in text):
+            raise IntentError(
+                f"field {field!r}: numbers are written with the digits 0-9, got {quote(text)}"
+            )
+        return text
     if value < 0:
         raise IntentError(f"field {field!r}: deal numbers are not negative, got {quote(value)}")
     return value

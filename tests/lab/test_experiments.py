@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import csv
+import itertools
 import math
 import random
 import warnings
@@ -290,6 +291,36 @@ def test_what_if_sweeps_a_rule_parameter() -> None:
         ({"rules": "klondike"}, "unknown rule set 'klondike'"),
         ({"strategies": "clever"}, "unknown strategy 'clever'"),
         ({"rules": []}, "at least one rule set"),
+        # a non-list is one rule set or strategy, refused by name, not "not iterable"
+        ({"rules": 5}, "rules must be a preset name"),
+        ({"rules": None}, "rules must be a preset name"),
+        ({"strategies": 5}, "a strategy is a name or a callable"),
+        ({"strategies": None}, "a strategy is a name or a callable"),
+        # one sentence up front, not a list of 10**12 games that fills the memory
+        ({"games": 10**12}, r"games must be a whole number from 1 to 1,000,000, got 10+$"),
+        ({"games": None, "deals": range(10**12)}, "at most 1,000,000 deals"),
+        ({"games": None, "deals": range(10**20)}, "at most 1,000,000 deals"),
+        ({"games": None, "deals": itertools.count()}, "at most 1,000,000 deals"),
+        ({"games": None, "deals": []}, "no deal numbers in deals"),
+        ({"games": None, "deals": iter(())}, "no deal numbers in deals"),
+        ({"games": 0, "deals": range(10)}, "games must be a whole number"),
+        ({"games": -1, "deals": range(10)}, "games must be a whole number"),
+        ({"games": "3", "deals": range(10)}, "games must be a whole number"),
+        ({"deals": 5}, "deals must be a list or range of deal numbers"),
+        ({"deals": "0 1 2"}, "deals must be a list or range of deal numbers"),
+        ({"deals": [2**64]}, "deal numbers must be non-negative"),
+        # a bad limit is refused before any game, whatever the strategies
+        ({"max_seconds": "1"}, "max_seconds must be a finite number of seconds above 0"),
+        ({"max_seconds": float("nan")}, "max_seconds must be a finite number"),
+        ({"max_seconds": float("inf")}, "max_seconds must be a finite number"),
+        ({"max_seconds": 0}, "max_seconds must be a finite number"),
+        ({"max_seconds": None}, "max_seconds must be a finite number"),
+        ({"max_moves": "5"}, "max_moves must be a whole number of at least 1"),
+        ({"max_moves": None}, "max_moves must be a whole number of at least 1"),
+        ({"max_moves": 0}, "max_moves must be a whole number of at least 1"),
+        ({"max_moves": 1.5}, "max_moves must be a whole number of at least 1"),
+        ({"chunk_size": -1}, "chunk_size must be a whole number of at least 1"),  # no games
+        ({"chunk_size": "2"}, "chunk_size must be a whole number of at least 1"),
     ],
 )
 def test_bad_arguments_are_clear_errors(kwargs: dict[str, object], message: str) -> None:
@@ -308,6 +339,24 @@ def test_bad_arguments_are_clear_errors(kwargs: dict[str, object], message: str)
 def test_what_if_rejects_unknown_parameters() -> None:
     with pytest.raises(ValueError, match="no field"):
         what_if("medium", "jokers", [1, 2], games=2, jobs=1, progress=False)
+    with pytest.raises(ValueError, match="a list of values to sweep"):
+        what_if("medium", "passes", 5, games=2, jobs=1, progress=False)  # type: ignore[arg-type]
+
+
+def test_a_cell_with_no_decided_game_has_no_win_rate_to_show() -> None:
+    """Every game stopped by the move limit: "n/a", where the table once said "nan%"."""
+    results = run_experiment("hard", "greedy", games=2, jobs=1, progress=False, max_moves=1)
+    assert [s.unknown for s in results.summary()] == [2]
+    assert "nan" not in results.table()
+    assert results.table().splitlines()[1].split()[-3:] == ["n/a", "[0.0%,", "100.0%]"]
+
+
+def test_the_cap_is_the_one_the_cli_states() -> None:
+    from pyramid_widget.cli import arguments
+
+    assert experiments.MAX_GAMES == arguments.MAX_GAMES == 1_000_000
+    rows = run_experiment("hard", "greedy", 2, deals=range(10**12), jobs=1, progress=False)
+    assert [row.deal for row in rows] == [0, 1]  # games= takes the first deals: no cap hit
 
 
 @pytest.mark.parametrize(

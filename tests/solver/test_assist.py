@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 
 from pyramid_widget import Game, Move
-from pyramid_widget.errors import NoWinnableDealError, UndecidedError
+from pyramid_widget.errors import InvalidDealError, NoWinnableDealError, UndecidedError
 from pyramid_widget.solver import assist
 from pyramid_widget.solver.lines import (
     SolverDisagreementError,
+    checked_solve,
     next_winning_move,
     replay_wins,
     winning_line,
@@ -79,6 +80,38 @@ def test_no_winnable_deal_within_the_bound_is_a_clear_error() -> None:
         winnable_deal("easy", bound=0)
     with pytest.raises(ValueError, match=r"unknown|choices|nonsense"):
         winnable_deal("nonsense")
+
+
+@pytest.mark.parametrize("start", ["0", 1.5, True, -1, 2**64, [0]])
+def test_a_start_that_is_no_deal_number_is_a_clear_error(start: Any) -> None:
+    """``start="0"`` raised "can only concatenate str (not "int") to str"; ``2**64`` (past
+    the last deal) tried no deal and blamed the bound."""
+    for find in (winnable_deal, assist_search_winnable):
+        with pytest.raises(InvalidDealError, match=r"^start must be a deal number from 0 to "):
+            find("easy", start=start, max_seconds=1)
+
+
+def assist_search_winnable(rules: str, **options: Any) -> object:
+    from pyramid_widget.solver.winnable import search_winnable
+
+    return search_winnable(rules, **options)
+
+
+@pytest.mark.parametrize("game", [None, "x", '{"rules": "medium", "deal": 7}', 7])
+def test_what_is_not_a_game_is_refused_by_name(game: Any) -> None:
+    """``post_mortem(None)`` and ``winning_line("x")`` raised AttributeError from inside;
+    every entry point that takes a game now says what it needs, as ``solve()`` does."""
+    calls: dict[str, Any] = {
+        "winning_line()": winning_line,
+        "next_winning_move()": next_winning_move,
+        "post_mortem()": post_mortem,
+        "checked_solve()": lambda g: checked_solve(g, 1.0, None),
+        "TruthWatcher.submit()": lambda g: TruthWatcher(lambda report: None).submit(g),
+        "TruthWatcher.known()": lambda g: TruthWatcher(lambda report: None).known(g),
+    }
+    for name, call in calls.items():
+        with pytest.raises(TypeError, match=rf"^{re.escape(name)} needs a pyramid_widget Game, "):
+            call(game)
 
 
 # -- winning lines and the second-level hint ---------------------------------------------------

@@ -64,6 +64,20 @@ def test_bad_arguments_are_rejected() -> None:
         solve_deal("klondike", 1)
 
 
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), -float("inf"), "1"])
+def test_a_time_limit_that_is_no_number_of_seconds_is_refused(seconds: object) -> None:
+    """NaN once passed the ``< 0`` check and the search ran with no limit at all; infinity
+    would have done the same (and skipped the fewest-moves node cap): None is "no limit"."""
+    with pytest.raises(ValueError, match=r"^max_seconds must be a finite number .* got"):
+        solve(Game("medium", deal=1), max_seconds=seconds)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_seconds"):
+        solve_deal("medium", 1, shortest=True, max_seconds=seconds)  # type: ignore[arg-type]
+
+
+def test_a_whole_number_of_seconds_is_a_limit_however_large() -> None:
+    assert solve(Game("medium", deal=1), max_seconds=10**400).verdict is not Verdict.UNKNOWN
+
+
 def test_a_budget_that_runs_out_gives_unknown() -> None:
     solution = solve(Game("medium", deal=29), max_nodes=50)
     assert solution.verdict is Verdict.UNKNOWN and solution.moves == []

@@ -15,11 +15,12 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pyramid_widget import PRESETS, Game, Move, card_str, parse_card
-from pyramid_widget.errors import PyramidError
+from pyramid_widget.errors import IntentError, PyramidError
 from pyramid_widget.widget import PyramidWidget
 from pyramid_widget.widget.intents import SCHEMA, FloodGuard, check_intent
 from tests.support.tier import sized
@@ -44,6 +45,13 @@ MARKUP = [
     "\u202e\u0000\ud7ff",
 ]
 HUGE = ["x" * 200_000, "<b>" * 50_000, "5H" * 60_000]  # 10 MB ones: test_widget.py
+#: Digits that are not ASCII, and other number-like text that is not (``str.isdigit()`` is
+#: true for most, and ``int()`` reads some: "٣" as 3, while "²" makes it raise): a field that
+#: takes a number takes the digits 0-9 alone.
+UNICODE_NUMBERS = [
+    *("²", "٣", "١٢", "߃", "½", "Ⅻ", "7²", " ٣ ", "٣\u200f", "三"),
+    *("\uff11\uff12", "\u09ed", "\U0001d7d5"),  # fullwidth 12, Bengali 7, bold 7
+]
 MOVE_KINDS = ("pair", "king", "cell", "draw", "redeal", "next-round")
 #: Valid intents that run the solver for seconds or start threads: not sent when well formed.
 SLOW = ("solve", "truth")
@@ -60,6 +68,7 @@ scalars = st.one_of(
     st.text(max_size=20),
     st.sampled_from(CARDS + [c.lower() for c in CARDS] + ["10H", "ZZ", "", " 5H ", "5H+8C"]),
     st.sampled_from(MARKUP + HUGE),
+    st.sampled_from(UNICODE_NUMBERS),
 )
 json_values = st.recursive(
     scalars,
@@ -268,3 +277,41 @@ def test_valid_looking_moves_apply_when_legal_and_otherwise_change_nothing() -> 
     outcomes = run(move_like_messages)
     assert outcomes["legal move, applied"] >= EXAMPLES // 2, outcomes
     assert outcomes["illegal move, unchanged"] >= EXAMPLES // 2, outcomes
+
+
+#: Every field of a page message that takes a number, in a message that is valid otherwise.
+NUMBER_FIELDS = {
+    "deal": {"kind": "new"},
+    "level": {"kind": "hint"},
+    "index": {"kind": "panel", "action": "pick"},
+}
+
+
+@pytest.mark.parametrize("text", UNICODE_NUMBERS)
+@pytest.mark.parametrize("field", NUMBER_FIELDS)
+def test_number_fields_take_ascii_digits_only(field: str, text: str) -> None:
+    """ "٣" was once taken as deal 3, and "²" put Python's own ``int()`` error on the board."""
+    content = {**NUMBER_FIELDS[field], field: text}
+    try:
+        check_intent(content)
+    except IntentError as error:
+        assert repr(field) in str(error), error
+    else:
+        raise AssertionError(f"{content} was taken as a number")
+    w = fresh("medium", 7, 3)
+    before = snapshot(w)
+    assert check_one(w, content) == "refused, unchanged"
+    assert w.last_event["ok"] is False and w.message_kind == "error"
+    assert "literal" not in w.message and repr(field) in w.message, w.message
+    assert snapshot(w) == before and w.game.deal_number != 3
+
+
+def test_a_deal_in_ascii_digits_is_still_a_deal_number() -> None:
+    w = fresh("medium", 7, 3)
+    for text, number in (("12", 12), (" 3 ", 3), ("0007", 7)):
+        deliver(w, {"kind": "new", "deal": text})
+        assert w.last_event["ok"] is True and w.game.deal_number == number, w.message
+
+
+def test_a_unicode_digit_sequence_number_is_not_read_as_a_number() -> None:
+    assert check_intent({"kind": "draw", "seq": "٣"})["seq"] is None
