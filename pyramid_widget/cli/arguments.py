@@ -6,7 +6,8 @@ The stated maxima keep a mistyped number from filling the memory or the process 
 * :data:`MAX_JOBS` worker processes;
 * :data:`MAX_BATCH` deals in one ``solve --numbers`` range (deals stream one at a time, so
   the limit only bounds the run's length: split a longer one into several runs);
-* :data:`MAX_GAMES` deals per cell in one ``experiment`` (the lab keeps every row in memory).
+* the lab's ``MAX_GAMES`` deals per cell in one ``experiment`` (the lab keeps every row in
+  memory; :mod:`pyramid_widget.lab.experiments` holds that limit for the API and the CLI).
 
 >>> seconds("2.5"), jobs("3"), deal_number("18446744073709551615") == 2**64 - 1
 (2.5, 3, True)
@@ -27,7 +28,6 @@ from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
 
 MAX_JOBS = 64
 MAX_BATCH = 10_000_000
-MAX_GAMES = 1_000_000
 MAX_NODES = 10**15
 MAX_RULES_FILE = 1_000_000
 """Bytes: a rules file is a few hundred; anything past this is not one."""

@@ -19,9 +19,10 @@ import contextlib
 import sys
 from pathlib import Path
 
-from pyramid_widget.cli.arguments import MAX_GAMES, bounded, jobs, name, seconds, shown
+from pyramid_widget.cli.arguments import bounded, jobs, name, seconds, shown
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
 from pyramid_widget.engine.rules import PRESETS
+from pyramid_widget.lab.experiments import MAX_GAMES
 from pyramid_widget.lab.strategies import STRATEGIES
 
 HELP = "Run a win-rate experiment (rule sets x strategies x deals) and print the summary."

@@ -26,7 +26,7 @@ from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
 
 # The engine's short quote of a bad value: the records quote what they are given the same way
 # (a hostile megabyte string or a 5000-digit number never lands whole in a message).
-from pyramid_widget.engine.record import _shown as shown
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import RecordsError
 
 if TYPE_CHECKING:

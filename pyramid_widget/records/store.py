@@ -68,7 +68,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pyramid_widget.engine.record import _shown as shown  # the engine's short quote of a value
+from pyramid_widget.engine.quoting import shown  # the engine's short quote of a value
 from pyramid_widget.errors import RecordsError, UnknownSavedGameError
 from pyramid_widget.records import rows
 from pyramid_widget.records.rows import RESULTS
