@@ -266,6 +266,8 @@ class GeneralModel:
             sum(1 for r in range(1, 14) if find(r) == v) <= 3 for v in values
         )
         self.needs = [self._needs(s) for s in range(size)]
+        self.kings_pair = any(self.partners[s] for s in _bits(self.lone))
+        """Whether a King that may go alone may also pair (:func:`lower_bound`)."""
         self.affects = [0] * size
         for q in _bits(self.required):
             for s in _bits(self.needs[q]):
@@ -1939,12 +1941,22 @@ def _dive(
 
 def lower_bound(model: GeneralModel, state: State) -> int:
     """Moves still needed at least: each removes at most two cards that must go, and a lone
-    King goes in a move of its own (rule ``g-bound``). Consistent: one move lowers it by at
-    most one."""
+    King with no partner left that it could meet (``GeneralModel.needs``) goes in a move of
+    its own (rule ``g-bound``). Where a King may also pair (``sum11``'s King + King, adjacent
+    ranks with Kings alone) one move can take two Kings, so a King with a partner left
+    counts as half a move like any card. Consistent: one move lowers it by at most one (a
+    move takes at most two cards that must go, and a King only ever becomes lonely)."""
     alive = state[0] | state[3]
     must = alive & (model.tab_all if model.rules.win == "pyramid" else ~0)
-    kings = must & model.lone
-    return kings.bit_count() + ((must & ~kings).bit_count() + 1) // 2
+    alone = must & model.lone
+    if alone and model.kings_pair:
+        rest, alone = alone, 0
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not model.needs[low.bit_length() - 1] & alive:
+                alone |= low
+    return alone.bit_count() + ((must & ~alone).bit_count() + 1) // 2
 
 
 def fewest(model: GeneralModel, budget: Budget, ceiling: int) -> Result:

@@ -212,6 +212,8 @@ def deal_bound(
 ) -> int:
     """Draws still needed, at least, where no stock card is ever available (it is played
     only once dealt onto a waste pile), so a draw is the only way a stock card comes out.
+    Precondition: the stock top is not available (no stock zone pairs and the rule set's
+    ``stock_top_available`` is off: else a King there can leave alone undealt; answer 0).
 
     A card that must still go and whose every partner left in play (anywhere, the cell
     included) lies in the stock cannot go before one of them is dealt, and all the cards
@@ -244,7 +246,8 @@ def deal_bound(
 
     ``cache`` keeps, per set of pyramid cards, the deck cards they need by rank.
     """
-    if model.flags.pyramid_stock or model.flags.stock_waste or model.flags.cell_stock:
+    flags = model.flags
+    if flags.stock_top or flags.pyramid_stock or flags.stock_waste or flags.cell_stock:
         return 0
     board, lo = state[0], state[1]
     stock = board >> lo << lo

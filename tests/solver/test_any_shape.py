@@ -25,6 +25,7 @@ import pytest
 
 from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.engine.cards import card_str
+from pyramid_widget.engine.rules import CLASSIC_ZONES
 from pyramid_widget.solver import Verdict, solve
 from tests.solver.test_exhaustive import RULES as BASE_RULES
 from tests.solver.test_exhaustive import reference
@@ -37,10 +38,51 @@ EXTRA = {
     "all-one-pile": get_rules("medium").replace(name="all-one-pile", win="all"),
     "easy-three": get_rules("easy").replace(name="easy-three", draw_count=3),
     "cheops-all": get_rules("cheops").replace(name="cheops-all", win="all"),
+    # a card gains partners by going into the cell (rule cell-follow-up's precondition)
+    "cell-bridge": RuleSet(
+        name="cell-bridge",
+        passes=1,
+        cells=1,
+        pair_zones=frozenset({"pyramid+pyramid", "cell+pyramid"}),
+    ),
+    "cell-cell": RuleSet(
+        name="cell-cell", passes=1, cells=2, pair_zones=CLASSIC_ZONES | {"cell+cell"}
+    ),
+    "cell-waste-piles": RuleSet(
+        name="cell-waste-piles",
+        waste_piles=2,
+        draw_count=2,
+        passes=1,
+        cells=1,
+        win="all",
+        pair_zones=CLASSIC_ZONES | {"cell+waste"},
+    ),
+    "cell-stock": RuleSet(
+        name="cell-stock",
+        pairing="adjacent",
+        kings_alone=False,
+        draw_count=2,
+        passes=1,
+        cells=1,
+        stock_top_available=True,
+        stock_face_up=True,
+        pair_zones=CLASSIC_ZONES | {"cell+cell", "cell+stock"},
+    ),
+    # the stock top is available but pairs with nothing: only a King leaves it undealt
+    # (shortest_moves.deal_bound's precondition)
+    "top-king-all": RuleSet(
+        name="top-king-all",
+        draw_count=2,
+        passes=1,
+        win="all",
+        stock_top_available=True,
+        stock_face_up=True,
+    ),
 }
 """Rule sets beyond :data:`~tests.solver.test_exhaustive.RULES` whose switches meet the
-prunings' preconditions in other ways: two cells, three cards a draw with the stock top
-available or under the stall rule, every card to go with one pile."""
+prunings' preconditions in other ways (two cells, three cards a draw with the stock top
+available or under the stall rule, every card to go with one pile), or break them: a cell
+that pairs with zones the card's own zone does not, a stock top that pairs with nothing."""
 RULES = {**BASE_RULES, **EXTRA}
 
 

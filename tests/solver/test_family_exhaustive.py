@@ -62,6 +62,13 @@ CUSTOM = {
         name="cycle-stock-top", passes=None, draw_count=3
     ),
     "cycle-waste-pair": get_rules("thirteen").replace(name="cycle-waste-pair", passes=None),
+    # Kings that go alone and pair too: two Kings may leave in one move (rule g-bound)
+    "sum11-kings-all": get_rules("king_tut").replace(
+        name="sum11-kings-all", pairing="sum11", win="all"
+    ),
+    "adjacent-kings-giza": get_rules("giza").replace(
+        name="adjacent-kings-giza", pairing="adjacent", kings_alone=True
+    ),
     "cycle-reserve": get_rules("giza").replace(
         name="cycle-reserve",
         reserve_piles=2,

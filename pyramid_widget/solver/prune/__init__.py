@@ -225,7 +225,8 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
     PruningRule(
         "cell-follow-up",
         "A cell move is searched only together with a next move that uses a card it freed.",
-        "One pass and a cell.",
+        "One pass and a cell. A card whose cell pairs with a zone its own zone does not (say "
+        "cell+stock without pyramid+stock) counts as freed by its own cell move.",
         (
             _S + "prune.piles.PileCheck.cell_follow_ups",
             _S + "decide_moves._dive",
@@ -386,7 +387,7 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
     PruningRule(
         "g-bound",
         "A* bound of the general search: each move removes at most two cards that must go, a "
-        "lone King one.",
+        "lone King with no partner left one.",
         "Admissible and consistent for any rule set.",
         (_S + "general.lower_bound",),
     ),

@@ -63,7 +63,13 @@ of :data:`pyramid_widget.solver.prune.PRUNING_RULES`) and their arguments:
    newly available: those it uncovered in the pyramid, or the card under it on its pile.
    In a winning line, let ``y`` be the move right after ``cell x``. If ``y`` pairs ``x``,
    drop the cell move: ``x`` was available where it lay (a pyramid card stays uncovered,
-   and nothing lands on a pile between two moves that are not draws). If ``y`` uses no
+   and nothing lands on a pile between two moves that are not draws), and could pair
+   there with whatever it pairs in the cell. That last part is a precondition on the
+   zones: every zone the cell pairs with must pair with ``x``'s own zone too (true of
+   ``egypt``). Where it fails (say ``"cell+stock"`` without ``"pyramid+stock"``, or
+   ``"cell+cell"``), ``x`` itself counts as freed by its move, so ``y`` may use it
+   (:meth:`PileCheck.cell_follow_ups`; without this, an audit on 2026-12-06 found winnable
+   positions called lost under such zones). If ``y`` uses no
    newly available card and is not a draw or redeal while ``x`` lies on a pile, swap the
    two: ``y`` was legal before ``cell x`` (its cards were available; if it moves a card
    into a cell, there was room before ``x`` came), ``cell x`` is still legal after it
@@ -98,6 +104,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from pyramid_widget.engine.rules import ZONES, zone_pair
 from pyramid_widget.solver.model import (
     CELL,
     DRAW,
@@ -185,6 +192,15 @@ class PileCheck:
         ranks whose cards have no partner left when no card of the other rank is live."""
         self.uncovered_cache: dict[int, int] = {}
         self.one_cell = rules.cells == 1
+        zones = rules.pair_zones
+        gains = [
+            any(zone_pair("cell", w) in zones and zone_pair(origin, w) not in zones for w in ZONES)
+            for origin in ("pyramid", "waste")
+        ]
+        self.cell_gains = gains
+        """Per origin (pyramid, waste pile): whether a card moved into a cell can pair there
+        with a zone it could not pair with where it lay (rule ``cell-follow-up``'s
+        precondition fails for it: it counts as freed by its own cell move)."""
         self.cell_count = rules.cells
         self.stock_cols: dict[int, tuple[int, ...]] = {}
         """Cache of :meth:`_columns`: the pile each stock card will land on, per stock."""
@@ -215,6 +231,8 @@ class PileCheck:
         now = self._available(parked)
         fresh = now & ~self._available(state)
         from_pile = not card & PYRAMID_ALL
+        if self.cell_gains[from_pile]:  # the card pairs in the cell as it could not before
+            fresh |= card
         board, lo, _, _, pno, _ = parked
         flags = self.model.flags
         deals = board >> lo or flags.passes is None or pno < flags.passes  # a draw or a redeal

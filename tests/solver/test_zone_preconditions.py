@@ -1,0 +1,124 @@
+"""Positions that broke a pruning rule's or a bound's precondition under rule sets no preset
+uses, found by a random audit on 2026-12-06 (123,860 preset positions agreed; 28 of 75,779
+random rule-set combinations did not). Each is checked against the plain exhaustive search
+of :func:`tests.solver.test_exhaustive.reference`: the verdict, a line that wins, and, in
+shortest mode, the fewest moves.
+
+- Rule ``cell-follow-up`` took a card into the cell only for a next move that used a card
+  the cell move freed, arguing that the card itself "was available where it lay". Where the
+  cell pairs with a zone the card's own zone does not (``cell+pyramid`` without
+  ``pyramid+waste``, ``cell+waste`` across two piles without ``waste+waste``,
+  ``cell+cell``, ``cell+stock``), the card gains partners by going there; winnable
+  positions were called lost.
+- ``shortest_moves.deal_bound`` counted the draws needed to deal stock cards out, though a
+  King on an available stock top leaves undealt.
+- Rule ``g-bound`` gave every King that may go alone a move of its own, though under
+  ``sum11`` (King + King) and adjacent ranks two Kings can leave together.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pyramid_widget import Game, RuleSet, get_rules
+from pyramid_widget.engine.rules import CLASSIC_ZONES
+from pyramid_widget.solver import Verdict, solve
+from tests.solver.test_exhaustive import reference
+
+
+def _slots(**cards: str) -> list[str | None]:
+    pyramid: list[str | None] = [None] * 28
+    for slot, card in cards.items():
+        pyramid[int(slot[1:])] = card
+    return pyramid
+
+
+def cell_bridge() -> Game:
+    rules = RuleSet(
+        name="cell-bridge",
+        passes=1,
+        cells=1,
+        pair_zones=frozenset({"pyramid+pyramid", "cell+pyramid"}),
+    )
+    return Game.from_position(rules, pyramid=_slots(p27="5H"), stock=["8C"])
+
+
+def cell_waste_piles() -> Game:
+    rules = RuleSet(
+        name="cell-waste-piles",
+        waste_piles=2,
+        draw_count=2,
+        passes=1,
+        cells=1,
+        win="all",
+        pair_zones=CLASSIC_ZONES | {"cell+waste"},
+    )
+    return Game.from_position(rules, pyramid=[None] * 28, wastes=[["5H"], ["8C"]])
+
+
+def cell_cell() -> Game:
+    rules = RuleSet(name="cell-cell", passes=1, cells=2, pair_zones=CLASSIC_ZONES | {"cell+cell"})
+    game = Game.from_position(rules, pyramid=_slots(p27="TC"), stock=["3S"])
+    game.play("cell TC")
+    return game
+
+
+def cell_stock() -> Game:
+    rules = RuleSet(
+        name="cell-stock",
+        pairing="adjacent",
+        kings_alone=False,
+        draw_count=2,
+        passes=1,
+        cells=1,
+        stock_top_available=True,
+        stock_face_up=True,
+        pair_zones=frozenset({"cell+cell", "cell+stock", "pyramid+pyramid", "pyramid+waste"}),
+    )
+    return Game.from_position(
+        rules, pyramid=_slots(p0="6S", p14="3H", p25="7S"), stock=["3S", "7D"]
+    )
+
+
+def top_king(draw: int) -> Game:
+    rules = RuleSet(
+        name=f"top-king-{draw}",
+        draw_count=draw,
+        passes=1,
+        win="all",
+        stock_top_available=True,
+        stock_face_up=True,
+    )
+    return Game.from_position(rules, pyramid=_slots(p21="KC"), stock=["KS", "KH"])
+
+
+def kings_pair() -> Game:
+    rules = get_rules("king_tut").replace(name="sum11-kings-all", pairing="sum11", win="all")
+    return Game.from_position(rules, pyramid=_slots(p26="KH", p27="KS"), stock=["KD", "KC"])
+
+
+CASES = {
+    "cell-bridge": (cell_bridge, 3),
+    "cell-waste-piles": (cell_waste_piles, 2),
+    "cell-cell": (cell_cell, 3),
+    "cell-stock": (cell_stock, 3),
+    "top-king-draw-two": (lambda: top_king(2), 3),
+    "top-king-draw-one": (lambda: top_king(1), 3),
+    "kings-pair": (kings_pair, 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_solver_agrees_with_plain_search(name: str) -> None:
+    make, fewest = CASES[name]
+    game = make()
+    assert reference(game) == fewest  # the position is as the audit found it
+    for shortest in (False, True):
+        solution = solve(game, shortest=shortest)
+        assert solution.verdict is Verdict.WINNABLE, (name, shortest)
+        replay = game.copy()
+        for move in solution.moves:
+            replay.play(move)
+        assert replay.status.value == "won"
+        if shortest:
+            assert solution.shortest and len(solution.moves) == fewest, solution.moves
