@@ -116,6 +116,12 @@ class StrategyError(PyramidError):
         return [f"StrategyError: {self}"]
 
 
+class ArgumentError(PyramidError):
+    """A value a function of the lab, the solver, the widget or the lessons cannot take (out of
+    range, empty, two names the same); the sentence says what it can take. Wrong *types* stay
+    ``TypeError``, as in Python itself."""
+
+
 class RecordsError(PyramidError):
     """Bad input to the records store (an unknown result, an empty name, an unreadable save)."""
 

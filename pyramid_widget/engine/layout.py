@@ -26,7 +26,7 @@ from itertools import islice
 from typing import TypeVar
 
 from pyramid_widget.engine.quoting import shown
-from pyramid_widget.errors import InvalidRulesError
+from pyramid_widget.errors import ArgumentError, InvalidRulesError
 
 _T = TypeVar("_T")
 
@@ -37,14 +37,14 @@ SIZE = ROWS * (ROWS + 1) // 2
 def position(row: int, col: int) -> int:
     """Return the position number of (``row``, ``col``), both 0-based."""
     if not 0 <= col <= row < ROWS:
-        raise ValueError(f"no pyramid position at row {row}, column {col}")
+        raise ArgumentError(f"no pyramid position at row {row}, column {col}")
     return row * (row + 1) // 2 + col
 
 
 def row_col(pos: int) -> tuple[int, int]:
     """Return the 0-based (row, column) of position ``pos``."""
     if not 0 <= pos < SIZE:
-        raise ValueError(f"pyramid positions are 0..{SIZE - 1}, got {pos}")
+        raise ArgumentError(f"pyramid positions are 0..{SIZE - 1}, got {pos}")
     row = 0
     while (row + 1) * (row + 2) // 2 <= pos:
         row += 1

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from pyramid_widget.engine.cards import Card, card_long_name, card_str, rank
 from pyramid_widget.engine.describe import counted
 from pyramid_widget.engine.quoting import shown
+from pyramid_widget.errors import ArgumentError
 
 if TYPE_CHECKING:
     from pyramid_widget.engine.game import Game
@@ -94,7 +95,7 @@ def face(rank_value: int, suit: str) -> ET.Element:
     ('#c81e32', ['Q', 'Q', 'Q'])
     """
     if not (isinstance(rank_value, int) and 1 <= rank_value <= 13) or suit not in FACES["suits"]:
-        raise ValueError(f"no card face for rank {rank_value!r} and suit {suit!r}")
+        raise ArgumentError(f"no card face for rank {rank_value!r} and suit {suit!r}")
     colors, corner = FACES["colors"], FACES["corner"]
     g = _el(None, "g", fill=colors["red"] if suit in FACES["red"] else colors["black"])
     label = FACES["index"].get(str(rank_value), str(rank_value))
@@ -191,10 +192,11 @@ def game_svg(game: Game, *, width: int | None = None, theme: str = "light") -> s
 
     ``width``: the picture's width in pixels (``None``: its natural 820-unit width scaled
     to 640); ``theme``: ``"light"`` or ``"dark"`` felt. The felt carries its own white text,
-    so the picture reads on any page background. Raises ``ValueError`` for another theme.
+    so the picture reads on any page background. Raises :class:`~pyramid_widget.errors.ArgumentError` (a ``ValueError``) for another
+    theme.
     """
     if theme not in _THEMES:
-        raise ValueError(f"theme must be 'light' or 'dark', got {shown(theme)}")
+        raise ArgumentError(f"theme must be 'light' or 'dark', got {shown(theme)}")
     wastes, cells = game.wastes, game.cells
     layout = game.rules.layout
     zones = [("reserve", i) for i in range(len(game.reserves))]

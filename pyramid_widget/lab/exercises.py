@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pyramid_widget.errors import ArgumentError
 from pyramid_widget.lab.experiments import Results, Summary
 from pyramid_widget.lab.stats_ci import sample_size
 from pyramid_widget.lessons.exercises import Check, Exercise
@@ -62,7 +63,7 @@ def _fraction(value: Any, what: str) -> float:
     if 1 < x <= 100:
         x /= 100
     if not 0 <= x <= 1:
-        raise ValueError(f"{what} should be a probability between 0 and 1, got {value!r}")
+        raise ArgumentError(f"{what} should be a probability between 0 and 1, got {value!r}")
     return x
 
 
@@ -70,7 +71,7 @@ def _cell(results: Results, rules: str, strategy: str) -> Summary:
     for cell in results.summary():
         if cell.rules == rules and cell.strategy == strategy:
             return cell
-    raise ValueError(f"the results hold no {rules} / {strategy} cell")
+    raise ArgumentError(f"the results hold no {rules} / {strategy} cell")
 
 
 def _close_count(given: Any, expected: int, tolerance: float, what: str) -> bool:
@@ -195,7 +196,7 @@ def compare(duel: Results, first: str, second: str, rules: str | None = None) ->
 def extra_pass(sweep: Results, strategy: str = "greedy", step: Sequence[int] = (1, 2)) -> Exercise:
     """How many percentage points one more pass adds (from ``step[0]`` to ``step[1]``)."""
     if sweep.parameter != "passes":
-        raise ValueError("give the results of what_if(..., 'passes', ...)")
+        raise ArgumentError("give the results of what_if(..., 'passes', ...)")
     by_value = {sweep.values[name]: name for name in sweep.rules}
     before, after = (_cell(sweep, by_value[v], strategy) for v in step)
     gain = 100 * (after.win_rate - before.win_rate)
@@ -227,7 +228,7 @@ def ceiling(exact: Results, rules: str = "hard", strategy: str = "perfect") -> E
     def check(answer: Any) -> Check:
         given = tuple(_fraction(x, "each bound") for x in answer)
         if len(given) != 2:
-            raise ValueError("give two numbers, (all lost, all won)")
+            raise ArgumentError("give two numbers, (all lost, all won)")
         if abs(given[0] - low) <= 0.005 and abs(given[1] - high) <= 0.005:
             return Check(
                 True,

@@ -43,6 +43,7 @@ from typing import Any
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER, deal_from_number
 from pyramid_widget.engine.moves import MoveKind
 from pyramid_widget.engine.rules import RuleSet, get_rules
+from pyramid_widget.errors import ArgumentError
 from pyramid_widget.lab.stats_ci import mcnemar_exact, paired_difference_ci, wilson
 from pyramid_widget.lab.strategies import (
     DEFAULT_MAX_MOVES,
@@ -225,7 +226,7 @@ class Results:
         """
         if rules is None:
             if len(self.rules) != 1:
-                raise ValueError(f"say which rule set to compare under: one of {self.rules}")
+                raise ArgumentError(f"say which rule set to compare under: one of {self.rules}")
             rules = self.rules[0]
         for name, known in (
             (rules, self.rules),
@@ -233,9 +234,9 @@ class Results:
             (second, self.strategies),
         ):
             if name not in known:
-                raise ValueError(f"{name!r} is not in these results (they hold {known})")
+                raise ArgumentError(f"{name!r} is not in these results (they hold {known})")
         if first == second:
-            raise ValueError("compare two different strategies")
+            raise ArgumentError("compare two different strategies")
         by_game = {row.game: row for row in self.select(rules, second)}
         counts = [0, 0, 0, 0]
         dropped = 0
@@ -482,16 +483,16 @@ def _resolve(
     else:
         strat_list = list(strategies)
     if not rule_list or not strat_list:
-        raise ValueError("give at least one rule set and one strategy")
+        raise ArgumentError("give at least one rule set and one strategy")
     resolved = [get_rules(r) for r in rule_list]
     names = [r.name for r in resolved]
     if len(set(names)) != len(names):
-        raise ValueError(f"rule set names must differ within an experiment, got {names}")
+        raise ArgumentError(f"rule set names must differ within an experiment, got {names}")
     for s in strat_list:
         get_strategy(s)
     snames = [strategy_name(s) for s in strat_list]
     if len(set(snames)) != len(snames):
-        raise ValueError(f"strategy names must differ within an experiment, got {snames}")
+        raise ArgumentError(f"strategy names must differ within an experiment, got {snames}")
     # Built-in strategies travel by name, so workers use their own fast instances.
     strat_list = [s.name if STRATEGIES.get(getattr(s, "name", "")) is s else s for s in strat_list]
     return resolved, [s.strip().lower() if isinstance(s, str) else s for s in strat_list]
@@ -507,38 +508,38 @@ def _game_list(
     >>> _game_list(None, 0, range(10**12))
     Traceback (most recent call last):
     ...
-    ValueError: an experiment plays at most 1,000,000 deals, and deals holds more; pass games= to play its first ones, or split it into several runs
+    pyramid_widget.errors.ArgumentError: an experiment plays at most 1,000,000 deals, and deals holds more; pass games= to play its first ones, or split it into several runs
     """
     if games is not None and (
         isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES
     ):
-        raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
+        raise ArgumentError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
     if deals is not None:
         if isinstance(deals, (str, bytes, Mapping)) or not isinstance(deals, Iterable):
-            raise ValueError(
+            raise ArgumentError(
                 "deals must be a list or range of deal numbers, like range(100), got "
                 f"{type(deals).__name__}"
             )
         # Read one past the cap at most: range(10**20) has no len() and count() no end.
         numbers = list(itertools.islice(deals, MAX_GAMES + 1 if games is None else games))
         if len(numbers) > MAX_GAMES:
-            raise ValueError(
+            raise ArgumentError(
                 f"an experiment plays at most {MAX_GAMES:,} deals, and deals holds more; "
                 "pass games= to play its first ones, or split it into several runs"
             )
         if not numbers:
             # A table of 0 games says "nan%": an empty list is a mistake upstream, say so.
-            raise ValueError("there are no deal numbers in deals: give at least one")
+            raise ArgumentError("there are no deal numbers in deals: give at least one")
         for d in numbers:
             if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d <= MAX_DEAL_NUMBER:
-                raise ValueError(
+                raise ArgumentError(
                     f"deal numbers must be non-negative integers up to {MAX_DEAL_NUMBER}, got {d!r}"
                 )
         return list(enumerate(numbers))
     if games is None:
-        raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got None")
+        raise ArgumentError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got None")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
+        raise ArgumentError(f"seed must be an integer, got {seed!r}")
     return [(i, deal_for(seed, i)) for i in range(games)]
 
 
@@ -569,7 +570,7 @@ def run_experiment(
 
     Strategies written in a notebook cell run in this process (worker processes cannot
     import them) unless an ``executor`` that pickles functions, like Dask's, is given.
-    Raises ``ValueError`` for bad arguments and :class:`~pyramid_widget.errors.StrategyError`
+    Raises :class:`~pyramid_widget.errors.ArgumentError` (a ``ValueError``) for bad arguments and :class:`~pyramid_widget.errors.StrategyError`
     when a strategy plays an illegal move.
     """
     rule_sets, strats = _resolve(rules, strategies)
@@ -616,15 +617,15 @@ def _jobs(jobs: int | None) -> int:
 
 
 def _at_least_one(value: object, name: str) -> int:
-    """``value`` if it is a whole number of at least 1, else a ``ValueError`` naming ``name``.
+    """``value`` if it is a whole number of at least 1, else an ``ArgumentError`` naming ``name``.
 
     >>> _at_least_one(0, "jobs")
     Traceback (most recent call last):
     ...
-    ValueError: jobs must be a whole number of at least 1, got 0
+    pyramid_widget.errors.ArgumentError: jobs must be a whole number of at least 1, got 0
     """
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+        raise ArgumentError(f"{name} must be a whole number of at least 1, got {value!r}")
     return value
 
 
@@ -736,11 +737,11 @@ def what_if(
     """
     rules = get_rules(base)
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-        raise ValueError(
+        raise ArgumentError(
             f"give a list of values to sweep, like [1, 2, 3], got {type(values).__name__}"
         )
     if not values:
-        raise ValueError("give at least one value to sweep")
+        raise ArgumentError("give at least one value to sweep")
     variants = [_variant(rules, parameter, v) for v in values]
     results = run_experiment(variants, strategies, games, **options)
     results.parameter = parameter

@@ -47,7 +47,7 @@ from gymnasium import spaces
 
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER, deal_from_number
 from pyramid_widget.engine.rules import RuleSet, get_rules
-from pyramid_widget.errors import InvalidDealError, InvalidMoveError
+from pyramid_widget.errors import ArgumentError, InvalidDealError, InvalidMoveError
 from pyramid_widget.lab.fastplay import LOST, PLAYING, WON, FastGame
 from pyramid_widget.lab.observation import Layout
 from pyramid_widget.lab.spiel import NUM_ACTIONS, action_to_fast_move, fast_move_to_action
@@ -81,14 +81,14 @@ class PyramidSolitaireEnv(gymnasium.Env[np.ndarray, np.int64]):
 
         self.rules = get_rules(rules)
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+            raise ArgumentError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
         self.render_mode = render_mode
         bound = max_game_length(self.rules)
         default = DEFAULT_MAX_MOVES if bound is None else bound
         if max_moves is not None and (
             isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
         ):
-            raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
+            raise ArgumentError(f"max_moves must be a positive integer or None, got {max_moves!r}")
         self.max_moves = default if max_moves is None else max_moves
         self.layout = Layout(self.rules)
         self.action_space = spaces.Discrete(NUM_ACTIONS)

@@ -27,6 +27,7 @@ import math
 from fractions import Fraction
 
 from pyramid_widget.engine.deals import deal_from_number
+from pyramid_widget.errors import ArgumentError
 from pyramid_widget.lab.experiments import deal_for
 
 __all__ = [
@@ -60,9 +61,9 @@ def no_pair_probability(cards: int = 7, suits: int = 4) -> Fraction:
     Fraction(0, 1)
     """
     if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= 13 * suits:
-        raise ValueError(f"cards must be a whole number from 0 to {13 * suits}, got {cards!r}")
+        raise ArgumentError(f"cards must be a whole number from 0 to {13 * suits}, got {cards!r}")
     if isinstance(suits, bool) or not isinstance(suits, int) or not 1 <= suits <= 4:
-        raise ValueError(f"suits must be a whole number from 1 to 4, got {suits!r}")
+        raise ArgumentError(f"suits must be a whole number from 1 to 4, got {suits!r}")
     one_rank = [math.comb(suits, k) for k in range(suits + 1)]  # (1 + x)^s
     rank_pair = [1] + [2 * c for c in one_rank[1:]]  # 1 + 2((1 + x)^s - 1)
     poly = one_rank
@@ -93,7 +94,7 @@ def no_pair_outcomes(deals: int, seed: int = 0) -> list[bool]:
     """For each of ``deals`` deals of a run seeded ``seed`` (the deals ``run_experiment``
     plays), whether its bottom row holds no pair."""
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise ValueError(f"deals must be a whole number of at least 1, got {deals!r}")
+        raise ArgumentError(f"deals must be a whole number of at least 1, got {deals!r}")
     return [not has_pair(bottom_row(deal_for(seed, i))) for i in range(deals)]
 
 
@@ -106,6 +107,8 @@ def repeated_estimates(experiments: int, deals: int, seed: int = 0) -> list[floa
     (3, True)
     """
     if isinstance(experiments, bool) or not isinstance(experiments, int) or experiments < 1:
-        raise ValueError(f"experiments must be a whole number of at least 1, got {experiments!r}")
+        raise ArgumentError(
+            f"experiments must be a whole number of at least 1, got {experiments!r}"
+        )
     outcomes = no_pair_outcomes(experiments * deals, seed)
     return [sum(outcomes[i : i + deals]) / deals for i in range(0, len(outcomes), deals)]

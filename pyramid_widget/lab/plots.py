@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from pyramid_widget.errors import ArgumentError
 from pyramid_widget.lab.stats_ci import normal_band, running_wilson, z_value
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ def _axes(ax: Axes | None, size: tuple[float, float] = (7.0, 4.0)) -> tuple[Figu
     if ax is not None:
         figure = ax.get_figure()
         if figure is None:  # pragma: no cover - an axes always belongs to a figure here
-            raise ValueError("ax must belong to a figure")
+            raise ArgumentError("ax must belong to a figure")
         return figure, ax  # type: ignore[return-value]
     import matplotlib.pyplot as plt
 
@@ -63,7 +64,7 @@ def _rates(cells: list[Summary]) -> list[float]:
 
 def _require(results: Results) -> None:
     if not len(results):
-        raise ValueError("the results hold no games to plot")
+        raise ArgumentError("the results hold no games to plot")
 
 
 def plot_win_rates(results: Results, *, ax: Axes | None = None, title: str | None = None) -> Figure:
@@ -120,7 +121,7 @@ def plot_convergence(
             drawn += 1
             longest = max(longest, len(outcomes))
     if not drawn:
-        raise ValueError(f"no decided games for rules={rules!r}, strategy={strategy!r}")
+        raise ArgumentError(f"no decided games for rules={rules!r}, strategy={strategy!r}")
     ax.set_xscale("log")
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(_percent())
@@ -162,14 +163,14 @@ def plot_cards_left(
     }
     chosen = next((s for s in names if any(lost[s].values())), None)
     if chosen is None:
-        raise ValueError(
+        raise ArgumentError(
             f"no lost game that was played out for strategy={strategy!r}, rules={rules!r} "
             "(perfect does not play lost deals)"
         )
     panels = {r: left for r, left in lost[chosen].items() if left}
     if ax is not None:
         if len(panels) != 1:
-            raise ValueError("to draw into one axes, choose one rule set with rules=")
+            raise ArgumentError("to draw into one axes, choose one rule set with rules=")
         fig, axes = _axes(ax)[0], [ax]
     else:
         import matplotlib.pyplot as plt
@@ -209,7 +210,7 @@ def plot_what_if(results: Results, *, ax: Axes | None = None) -> Figure:
     """A what-if sweep (:func:`~pyramid_widget.lab.experiments.what_if`) as lines with error bars."""
     _require(results)
     if results.parameter is None:
-        raise ValueError("these results are not a sweep; make them with experiments.what_if()")
+        raise ArgumentError("these results are not a sweep; make them with experiments.what_if()")
     fig, ax = _axes(ax)
     summary = results.summary()
     values = [results.values[name] for name in results.rules]
@@ -276,9 +277,9 @@ def plot_known_convergence(
     data alone give (the band you have when the truth is not known).
     """
     if not outcomes:
-        raise ValueError("give at least one outcome")
+        raise ArgumentError("give at least one outcome")
     if not 0 <= truth <= 1:
-        raise ValueError(f"truth must be a probability, got {truth!r}")
+        raise ArgumentError(f"truth must be a probability, got {truth!r}")
     fig, ax = _axes(ax)
     rate, low, high = running_wilson(outcomes)
     xs = range(1, len(outcomes) + 1)
@@ -304,9 +305,9 @@ def plot_sampling_distribution(
     """A histogram of many estimates, each from ``trials`` trials, with the normal curve
     ``N(truth, truth (1 - truth) / trials)`` that the central limit theorem predicts."""
     if not estimates:
-        raise ValueError("give at least one estimate")
+        raise ArgumentError("give at least one estimate")
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise ValueError(f"trials must be a whole number of at least 1, got {trials!r}")
+        raise ArgumentError(f"trials must be a whole number of at least 1, got {trials!r}")
     fig, ax = _axes(ax)
     # One bin per possible estimate k / trials, centred on it.
     edges = [(k - 0.5) / trials for k in range(trials + 2)]

@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
+from pyramid_widget.errors import ArgumentError
+
 
 def z_value(confidence: float = 0.95) -> float:
     """The two-sided normal quantile for ``confidence`` (1.96 for 95%).
@@ -27,7 +29,7 @@ def z_value(confidence: float = 0.95) -> float:
     1.96
     """
     if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+        raise ArgumentError(f"confidence must be between 0 and 1, got {confidence!r}")
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
@@ -35,17 +37,17 @@ def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, flo
     """Return the Wilson score interval ``(low, high)`` for ``successes`` out of ``n``.
 
     With ``n == 0`` nothing is known and the interval is ``(0.0, 1.0)``. Raises
-    ``ValueError`` for negative counts or more successes than trials.
+    ``ArgumentError`` (a ``ValueError``) for negative counts or more successes than trials.
 
     >>> [round(x, 4) for x in wilson(10, 10)]
     [0.7225, 1.0]
     >>> wilson(3, 2)
     Traceback (most recent call last):
     ...
-    ValueError: successes must be between 0 and n, got 3 of 2
+    pyramid_widget.errors.ArgumentError: successes must be between 0 and n, got 3 of 2
     """
     if n < 0 or not 0 <= successes <= n:
-        raise ValueError(f"successes must be between 0 and n, got {successes} of {n}")
+        raise ArgumentError(f"successes must be between 0 and n, got {successes} of {n}")
     if n == 0:
         return 0.0, 1.0
     z = z_value(confidence)
@@ -98,7 +100,7 @@ def mcnemar_exact(only_first: int, only_second: int) -> float:
     """
     for count in (only_first, only_second):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"discordant counts must be whole numbers >= 0, got {count!r}")
+            raise ArgumentError(f"discordant counts must be whole numbers >= 0, got {count!r}")
     n = only_first + only_second
     if n == 0:
         return 1.0
@@ -132,7 +134,7 @@ def paired_difference_ci(
     counts = (both, only_first, only_second, neither)
     for count in counts:
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"pair counts must be whole numbers >= 0, got {count!r}")
+            raise ArgumentError(f"pair counts must be whole numbers >= 0, got {count!r}")
     n = sum(counts)
     if n == 0:
         return -1.0, 1.0
@@ -166,9 +168,9 @@ def sample_size(half_width: float, p: float = 0.5, confidence: float = 0.95) -> 
     8068
     """
     if not 0 < half_width < 1:
-        raise ValueError(f"half_width must be between 0 and 1, got {half_width!r}")
+        raise ArgumentError(f"half_width must be between 0 and 1, got {half_width!r}")
     if not 0 <= p <= 1:
-        raise ValueError(f"p must be between 0 and 1, got {p!r}")
+        raise ArgumentError(f"p must be between 0 and 1, got {p!r}")
     z = z_value(confidence)
     return max(1, math.ceil(z * z * p * (1 - p) / (half_width * half_width) - 1e-9))
 
@@ -181,6 +183,6 @@ def normal_band(p: float, n: int, confidence: float = 0.95) -> tuple[float, floa
     [0.402, 0.598]
     """
     if n < 1:
-        raise ValueError(f"n must be at least 1, got {n!r}")
+        raise ArgumentError(f"n must be at least 1, got {n!r}")
     half = z_value(confidence) * math.sqrt(p * (1 - p) / n)
     return max(0.0, p - half), min(1.0, p + half)

@@ -52,7 +52,7 @@ from pyramid_widget.engine.hints import choose, preference, uncovers
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import CLASSIC_ZONES, RuleSet, get_rules
-from pyramid_widget.errors import IllegalMoveError, StrategyError
+from pyramid_widget.errors import ArgumentError, IllegalMoveError, StrategyError
 from pyramid_widget.lab.fastplay import (
     DRAW,
     PLAYING,
@@ -290,7 +290,7 @@ class Lookahead(Greedy):
 
     def __init__(self, samples: int = 3) -> None:
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"samples must be a whole number of at least 1, got {samples!r}")
+            raise ArgumentError(f"samples must be a whole number of at least 1, got {samples!r}")
         self.samples = samples
 
     def pick(self, view: FastGame, moves: Sequence[FastMove], rng: random.Random) -> FastMove:
@@ -381,7 +381,7 @@ def solver_seconds(value: object) -> float:
     >>> solver_seconds(float("nan"))
     Traceback (most recent call last):
     ...
-    ValueError: max_seconds must be a finite number of seconds above 0, like 10, got nan
+    pyramid_widget.errors.ArgumentError: max_seconds must be a finite number of seconds above 0, like 10, got nan
     """
     if (
         isinstance(value, bool)
@@ -389,7 +389,7 @@ def solver_seconds(value: object) -> float:
         or (isinstance(value, float) and not math.isfinite(value))  # an int is finite
         or value <= 0
     ):
-        raise ValueError(
+        raise ArgumentError(
             f"max_seconds must be a finite number of seconds above 0, like 10, got {value!r}"
         )
     return value
@@ -470,19 +470,19 @@ def get_strategy(strategy: str | Strategy) -> Strategy:
     >>> get_strategy("clever")
     Traceback (most recent call last):
     ...
-    ValueError: unknown strategy 'clever'; choose one of random, greedy, lookahead, perfect, or pass a callable (game, rng) -> move
+    pyramid_widget.errors.ArgumentError: unknown strategy 'clever'; choose one of random, greedy, lookahead, perfect, or pass a callable (game, rng) -> move
     """
     if isinstance(strategy, str):
         try:
             found: Strategy = STRATEGIES[strategy.strip().lower()]
         except KeyError:
-            raise ValueError(
+            raise ArgumentError(
                 f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}, "
                 "or pass a callable (game, rng) -> move"
             ) from None
         return found
     if not callable(strategy):
-        raise ValueError(
+        raise ArgumentError(
             f"a strategy is a name or a callable (game, rng) -> move, got {strategy!r}"
         )
     return strategy

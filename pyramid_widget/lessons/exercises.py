@@ -22,7 +22,7 @@ from pyramid_widget.engine.describe import counted
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.rules import PRESETS
-from pyramid_widget.errors import UnknownExerciseError
+from pyramid_widget.errors import ArgumentError, UnknownExerciseError
 from pyramid_widget.lessons.model import at, lesson_error
 
 __all__ = ["EXERCISES", "Check", "Exercise", "exercise"]
@@ -76,7 +76,7 @@ def _value(item: Any) -> int:
         # be read as 3 (a learner's answer is refused in words, not in Python's).
         if text.isascii() and text.isdigit() and 1 <= int(text) <= 13:
             return int(text)
-    raise ValueError(f"{item!r} is not a card value (1..13, or A, J, Q, K)")
+    raise ArgumentError(f"{item!r} is not a card value (1..13, or A, J, Q, K)")
 
 
 def _check_pairs(answer: Iterable[Any]) -> Check:

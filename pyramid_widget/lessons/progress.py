@@ -18,7 +18,7 @@ import getpass
 import reprlib
 from typing import TYPE_CHECKING
 
-from pyramid_widget.errors import RecordsError
+from pyramid_widget.errors import ArgumentError, RecordsError
 
 if TYPE_CHECKING:
     from pyramid_widget.records import Records
@@ -87,7 +87,7 @@ class LessonProgress:
     def mark(self, lesson: str, step: int, how: str) -> None:
         """Mark step ``step`` (0-based) of the lesson titled ``lesson`` done or shown."""
         if how not in (DONE, SHOWN):
-            raise ValueError(f"a step is marked {DONE!r} or {SHOWN!r}, got {how!r}")
+            raise ArgumentError(f"a step is marked {DONE!r} or {SHOWN!r}, got {how!r}")
         key = (lesson, step)
         if self._memory.get(key) == DONE:
             return

@@ -66,6 +66,7 @@ from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import RuleSet
+from pyramid_widget.errors import ArgumentError
 from pyramid_widget.solver.decide_macro import macro_dive
 from pyramid_widget.solver.decide_moves import depth_first
 from pyramid_widget.solver.general import GeneralModel, engine_search, fits_classic
@@ -140,7 +141,7 @@ def solve(
     after a winning line was found still returns that line, with ``shortest=False``; with
     neither limit given, the fewest-moves search stops after :data:`FEWEST_NODE_CAP`
     positions the same way, so that it cannot fill the memory.
-    Raises ``TypeError`` when ``game`` is not a Game and ``ValueError`` for a negative limit
+    Raises ``TypeError`` when ``game`` is not a Game and ``ArgumentError`` (a ``ValueError``) for a negative limit
     or a ``max_seconds`` that is not a finite number (``None``, not infinity, means no limit).
     Python's cyclic garbage collector is paused while it searches and turned back on after
     (:func:`~pyramid_widget.solver.search.collector_paused`).
@@ -313,7 +314,7 @@ def _check_limits(max_nodes: int | None, max_seconds: float | None) -> None:
     if max_nodes is not None and (
         isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0
     ):
-        raise ValueError(f"max_nodes must be a whole number of at least 0, got {max_nodes!r}")
+        raise ArgumentError(f"max_nodes must be a whole number of at least 0, got {max_nodes!r}")
     # NaN passes "< 0" and never compares greater than the clock: a search with no limit at
     # all. Infinity is no limit either (and would lift FEWEST_NODE_CAP): None says that.
     if max_seconds is not None and (
@@ -322,7 +323,7 @@ def _check_limits(max_nodes: int | None, max_seconds: float | None) -> None:
         or (isinstance(max_seconds, float) and not math.isfinite(max_seconds))
         or max_seconds < 0
     ):
-        raise ValueError(
+        raise ArgumentError(
             "max_seconds must be a finite number of seconds, at least 0 (or None for no "
             f"limit), got {max_seconds!r}"
         )

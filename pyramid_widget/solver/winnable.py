@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER
 from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.rules import RuleSet, get_rules
-from pyramid_widget.errors import InvalidDealError, NoWinnableDealError
+from pyramid_widget.errors import ArgumentError, InvalidDealError, NoWinnableDealError
 from pyramid_widget.solver.lines import checked_solve
 
 __all__ = ["DEAL_SECONDS", "NoWinnableDealError", "search_winnable", "winnable_deal"]
@@ -40,16 +40,16 @@ def winnable_deal(
     ``max_nodes``) for each; ``start=None`` picks a random start. Raises
     :class:`NoWinnableDealError` (a ``ValueError``) saying how many deals were unwinnable and
     how many undecided when none is found, :class:`~pyramid_widget.errors.InvalidDealError`
-    for a ``start`` that is no deal number, and ``ValueError`` for a bound below 1.
+    for a ``start`` that is no deal number, and ``ArgumentError`` for a bound below 1.
 
     >>> winnable_deal("easy", start=0, bound=0)
     Traceback (most recent call last):
     ...
-    ValueError: bound must be a whole number of deals, at least 1; got 0
+    pyramid_widget.errors.ArgumentError: bound must be a whole number of deals, at least 1; got 0
     """
     rule_set = get_rules(rules)
     if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
-        raise ValueError(f"bound must be a whole number of deals, at least 1; got {bound!r}")
+        raise ArgumentError(f"bound must be a whole number of deals, at least 1; got {bound!r}")
     first = _first_deal(start)
     last = min(first + bound - 1, MAX_DEAL_NUMBER)
     verdicts: Counter[str] = Counter()

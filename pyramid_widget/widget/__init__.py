@@ -47,6 +47,7 @@ from pyramid_widget.engine.position import Status
 from pyramid_widget.engine.rules import CLASSIC_PRESETS, FAMILY_PRESETS, PRESETS, RuleSet, get_rules
 from pyramid_widget.engine.svg import FACES
 from pyramid_widget.errors import (
+    ArgumentError,
     IllegalMoveError,
     IntentError,
     InvalidMoveError,
@@ -415,7 +416,7 @@ class PyramidWidget(anywidget.AnyWidget):
     def show_message(self, text: str, kind: str = "info") -> None:
         """Show ``text`` on the board; ``kind`` is info, error, success or hint."""
         if kind not in MESSAGE_KINDS:
-            raise ValueError(f"message kind must be one of {MESSAGE_KINDS}, got {kind!r}")
+            raise ArgumentError(f"message kind must be one of {MESSAGE_KINDS}, got {kind!r}")
         with self.hold_sync():
             self.message_kind = kind
             self.message = str(text)
@@ -572,7 +573,7 @@ class PyramidWidget(anywidget.AnyWidget):
         in time).
         """
         if level not in (1, 2):
-            raise ValueError(f"hint level must be 1 or 2, got {level!r}")
+            raise ArgumentError(f"hint level must be 1 or 2, got {level!r}")
         try:
             move = (
                 self._extras.winning_move(self._game) if level == 2 else rule_of_thumb(self._game)
@@ -618,7 +619,7 @@ class PyramidWidget(anywidget.AnyWidget):
         check_drawable(rule_set)
         if winnable:
             if deal is not None:
-                raise ValueError("give either a deal or winnable=True, not both")
+                raise ArgumentError("give either a deal or winnable=True, not both")
             deal = self._extras.winnable_deal(rule_set)
         self.load(Game(rule_set, _random_deal() if deal is None else deal))
         return self._game
