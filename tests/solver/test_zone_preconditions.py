@@ -2,7 +2,8 @@
 uses, found by a random audit on 2026-12-06 (123,860 preset positions agreed; 28 of 75,779
 random rule-set combinations did not). Each is checked against the plain exhaustive search
 of :func:`tests.solver.test_exhaustive.reference`: the verdict, a line that wins, and, in
-shortest mode, the fewest moves.
+shortest mode, the fewest moves. The rule sets are the any-shape and family tests' own, which
+also run random positions under them.
 
 - Rule ``cell-follow-up`` took a card into the cell only for a next move that used a card
   the cell move freed, arguing that the card itself "was available where it lay". Where the
@@ -20,10 +21,11 @@ from __future__ import annotations
 
 import pytest
 
-from pyramid_widget import Game, RuleSet, get_rules
-from pyramid_widget.engine.rules import CLASSIC_ZONES
+from pyramid_widget import Game
 from pyramid_widget.solver import Verdict, solve
+from tests.solver.test_any_shape import RULES as ANY
 from tests.solver.test_exhaustive import reference
+from tests.solver.test_family_exhaustive import RULES as FAMILY
 
 
 def _slots(**cards: str) -> list[str | None]:
@@ -34,66 +36,31 @@ def _slots(**cards: str) -> list[str | None]:
 
 
 def cell_bridge() -> Game:
-    rules = RuleSet(
-        name="cell-bridge",
-        passes=1,
-        cells=1,
-        pair_zones=frozenset({"pyramid+pyramid", "cell+pyramid"}),
-    )
-    return Game.from_position(rules, pyramid=_slots(p27="5H"), stock=["8C"])
+    return Game.from_position(ANY["cell-bridge"], pyramid=_slots(p27="5H"), stock=["8C"])
 
 
 def cell_waste_piles() -> Game:
-    rules = RuleSet(
-        name="cell-waste-piles",
-        waste_piles=2,
-        draw_count=2,
-        passes=1,
-        cells=1,
-        win="all",
-        pair_zones=CLASSIC_ZONES | {"cell+waste"},
-    )
-    return Game.from_position(rules, pyramid=[None] * 28, wastes=[["5H"], ["8C"]])
+    return Game.from_position(ANY["cell-waste-piles"], pyramid=[None] * 28, wastes=[["5H"], ["8C"]])
 
 
 def cell_cell() -> Game:
-    rules = RuleSet(name="cell-cell", passes=1, cells=2, pair_zones=CLASSIC_ZONES | {"cell+cell"})
-    game = Game.from_position(rules, pyramid=_slots(p27="TC"), stock=["3S"])
+    game = Game.from_position(ANY["cell-cell"], pyramid=_slots(p27="TC"), stock=["3S"])
     game.play("cell TC")
     return game
 
 
 def cell_stock() -> Game:
-    rules = RuleSet(
-        name="cell-stock",
-        pairing="adjacent",
-        kings_alone=False,
-        draw_count=2,
-        passes=1,
-        cells=1,
-        stock_top_available=True,
-        stock_face_up=True,
-        pair_zones=frozenset({"cell+cell", "cell+stock", "pyramid+pyramid", "pyramid+waste"}),
-    )
-    return Game.from_position(
-        rules, pyramid=_slots(p0="6S", p14="3H", p25="7S"), stock=["3S", "7D"]
-    )
+    pyramid = _slots(p0="6S", p14="3H", p25="7S")
+    return Game.from_position(ANY["cell-stock"], pyramid=pyramid, stock=["3S", "7D"])
 
 
 def top_king(draw: int) -> Game:
-    rules = RuleSet(
-        name=f"top-king-{draw}",
-        draw_count=draw,
-        passes=1,
-        win="all",
-        stock_top_available=True,
-        stock_face_up=True,
-    )
+    rules = ANY["top-king-all"].replace(name=f"top-king-{draw}", draw_count=draw)
     return Game.from_position(rules, pyramid=_slots(p21="KC"), stock=["KS", "KH"])
 
 
 def kings_pair() -> Game:
-    rules = get_rules("king_tut").replace(name="sum11-kings-all", pairing="sum11", win="all")
+    rules = FAMILY["sum11-kings-all"]
     return Game.from_position(rules, pyramid=_slots(p26="KH", p27="KS"), stock=["KD", "KC"])
 
 
