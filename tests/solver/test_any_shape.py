@@ -25,7 +25,7 @@ import pytest
 
 from pyramid_widget import Game, RuleSet, get_rules
 from pyramid_widget.engine.cards import card_str
-from pyramid_widget.engine.rules import CLASSIC_ZONES
+from pyramid_widget.engine.rules import CLASSIC_ZONES, MULTI_WASTE_ZONES
 from pyramid_widget.solver import Verdict, solve
 from tests.solver.test_exhaustive import RULES as BASE_RULES
 from tests.solver.test_exhaustive import reference
@@ -67,6 +67,14 @@ EXTRA = {
         stock_top_available=True,
         stock_face_up=True,
         pair_zones=CLASSIC_ZONES | {"cell+cell", "cell+stock"},
+    ),
+    # two cells, one pile: two cell moves in a row, each for the other's next move
+    "two-cells-one-pile": RuleSet(
+        name="two-cells-one-pile",
+        passes=1,
+        cells=2,
+        stock_face_up=True,
+        pair_zones=MULTI_WASTE_ZONES | {"cell+waste"},
     ),
     # the stock top is available but pairs with nothing: only a King leaves it undealt
     # (shortest_moves.deal_bound's precondition)
@@ -184,7 +192,7 @@ def agreement(name: str, cases: int, seed: int = SEED) -> Tally:
 
 
 CASES = 40
-"""Positions per rule set in the suite (24 rule sets, 960 positions, about 15 s in all)."""
+"""Positions per rule set in the suite (25 rule sets, 1,000 positions, about 15 s in all)."""
 
 
 @pytest.mark.parametrize("name", sorted(RULES))

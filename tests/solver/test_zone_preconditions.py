@@ -10,7 +10,9 @@ also run random positions under them.
   cell pairs with a zone the card's own zone does not (``cell+pyramid`` without
   ``pyramid+waste``, ``cell+waste`` across two piles without ``waste+waste``,
   ``cell+cell``, ``cell+stock``), the card gains partners by going there; winnable
-  positions were called lost.
+  positions were called lost. With two cells it also assumed that the move after a cell move
+  is no cell move; two cell moves that each free a card for the other's next move broke it
+  (the rule now needs exactly one cell).
 - ``shortest_moves.deal_bound`` counted the draws needed to deal stock cards out, though a
   King on an available stock top leaves undealt.
 - Rule ``g-bound`` gave every King that may go alone a move of its own, though under
@@ -54,6 +56,13 @@ def cell_stock() -> Game:
     return Game.from_position(ANY["cell-stock"], pyramid=pyramid, stock=["3S", "7D"])
 
 
+def two_cell_moves() -> Game:
+    pyramid = _slots(p2="3C", p4="AC", p9="8H")
+    return Game.from_position(
+        ANY["two-cells-one-pile"], pyramid=pyramid, wastes=[["QC", "TS", "3S", "5S"]]
+    )
+
+
 def top_king(draw: int) -> Game:
     rules = ANY["top-king-all"].replace(name=f"top-king-{draw}", draw_count=draw)
     return Game.from_position(rules, pyramid=_slots(p21="KC"), stock=["KS", "KH"])
@@ -72,6 +81,7 @@ CASES = {
     "top-king-draw-two": (lambda: top_king(2), 3),
     "top-king-draw-one": (lambda: top_king(1), 3),
     "kings-pair": (kings_pair, 3),
+    "two-cell-moves": (two_cell_moves, 5),
 }
 
 

@@ -225,7 +225,7 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
     PruningRule(
         "cell-follow-up",
         "A cell move is searched only together with a next move that uses a card it freed.",
-        "One pass and a cell. A card whose cell pairs with a zone its own zone does not (say "
+        "One pass and one cell. A card whose cell pairs with a zone its own zone does not (say "
         "cell+stock without pyramid+stock) counts as freed by its own cell move.",
         (
             _S + "prune.piles.PileCheck.cell_follow_ups",

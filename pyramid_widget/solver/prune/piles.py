@@ -58,7 +58,7 @@ of :data:`pyramid_widget.solver.prune.PRUNING_RULES`) and their arguments:
    available by others leaving; draws deal onto the piles by count, not by what lies
    there; a cell they would have used is empty instead; no redeal follows), moves that
    touch them are dropped, and the line gets no longer. So the search tries only that pair.
-- ``cell-follow-up``: **A card goes to the cell only for what it frees** (decision search, one pass;
+- ``cell-follow-up``: **A card goes to the cell only for what it frees** (one pass, one cell;
    :meth:`PileCheck.cell_follow_ups`). Moving a card ``x`` into the cell makes some cards
    newly available: those it uncovered in the pyramid, or the card under it on its pile.
    In a winning line, let ``y`` be the move right after ``cell x``. If ``y`` pairs ``x``,
@@ -71,8 +71,8 @@ of :data:`pyramid_widget.solver.prune.PRUNING_RULES`) and their arguments:
    (:meth:`PileCheck.cell_follow_ups`; without this, an audit on 2026-12-06 found winnable
    positions called lost under such zones). If ``y`` uses no
    newly available card and is not a draw or redeal while ``x`` lies on a pile, swap the
-   two: ``y`` was legal before ``cell x`` (its cards were available; if it moves a card
-   into a cell, there was room before ``x`` came), ``cell x`` is still legal after it
+   two: ``y`` was legal before ``cell x`` (its cards were available; it is no cell move,
+   as the one cell holds ``x``), ``cell x`` is still legal after it
    (``x`` is still available, as only a draw or redeal covers a pile card, and there is
    room in the cell), and the position after both is the same (a cell move swapped past
    the winning move is dropped: it never wins itself). Each step drops a move or moves a
@@ -84,7 +84,9 @@ of :data:`pyramid_widget.solver.prune.PRUNING_RULES`) and their arguments:
    position after ``cell x`` that was available before would have been the only move
    there, so no cell move was offered; hence it uses a freed card. The transposition table
    needs the successors to depend on the position alone and no position to come round:
-   one pass only.
+   one pass only. And one cell only: with two, ``y`` may be a cell move itself, and two cell
+   moves that each free a card the other's next move needs would swap for ever (a 2026-12-06
+   audit found a winnable position called lost that way, now a test).
 
 >>> from pyramid_widget.engine.game import Game
 >>> from pyramid_widget.solver.model import Model
@@ -161,8 +163,9 @@ def select(model: Model) -> PileTests:
     if not applies(model):
         return PileTests(never, partial(single_moves, model), None, None)
     check = PileCheck(model)
-    one_pass = model.rules.passes == 1 and bool(model.rules.cells)
-    return PileTests(check.dead, check.expand, check.cell_follow_ups if one_pass else None, check)
+    # one cell: with two, two cell moves in a row could each wait on the other (see the rule)
+    follows = model.rules.passes == 1 and model.rules.cells == 1
+    return PileTests(check.dead, check.expand, check.cell_follow_ups if follows else None, check)
 
 
 class PileCheck:
@@ -236,7 +239,7 @@ class PileCheck:
         board, lo, _, _, pno, _ = parked
         flags = self.model.flags
         deals = board >> lo or flags.passes is None or pno < flags.passes  # a draw or a redeal
-        if self.one_cell and not (from_pile and deals):
+        if not (from_pile and deals):
             # only pairs or Kings with a freed card can follow: are there any?
             rest, partners, hope = fresh, self.loose, fresh & self.lone
             while rest and not hope:
