@@ -3,6 +3,7 @@ bridged to a real Python :class:`PyramidWidget` (no kernel), so every click runs
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -152,6 +153,53 @@ def test_keyboard_play(page: Any, static_server: StaticServer) -> None:
     expect(page.locator(".pyr-help")).to_be_visible()
     expect(page.locator(".pyr-help")).to_contain_text("Escape")
     assert w.moves == 2
+
+
+def test_the_keys_keep_working_after_a_panel_closes_or_a_button_greys_out(
+    page: Any, static_server: StaticServer
+) -> None:
+    # A keyboard player's focus must never fall to the page (whose shortcuts would get D, U,
+    # R): not when Escape closes a panel, not when the Undo button pressed greys out, not when
+    # the focused card is paired away to the discard pile.
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    inside = "document.querySelector('.pyr-root').contains(document.activeElement)"
+    harness_card(page, "QC").focus()
+    page.keyboard.press("n")
+    expect(page.locator(".pyr-rules-select")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator(".pyr-new")).to_be_hidden()
+    assert page.evaluate(inside)
+    page.keyboard.press("d")
+    expect(page.locator(".pyr-stock-count")).to_have_text("23")
+    # the panel's own button closes it too ("?" twice from the help panel's keys)
+    page.keyboard.press("?")
+    expect(page.locator(".pyr-help")).to_be_visible()
+    page.locator(".pyr-toolbar [data-action='help']").focus()
+    page.keyboard.press("Escape")
+    assert page.evaluate(inside)
+    # Undo by its button until it greys out: the next key still reaches the board
+    undo = page.locator(".pyr-toolbar [data-action='undo']")
+    undo.click()
+    expect(undo).to_be_disabled()
+    assert page.evaluate(inside)
+    page.keyboard.press("r")
+    expect(page.locator(".pyr-stock-count")).to_have_text("23")
+    assert w.moves == 1
+    # a pair made from the keyboard, either card last: the focus moves on to a playable card,
+    # never stays on the card shown on the discard pile
+    for first, arrow, second in (("QC", "ArrowRight", "AC"), ("AC", "ArrowLeft", "QC")):
+        harness_card(page, first).focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press(arrow)
+        expect(harness_card(page, second)).to_be_focused()
+        page.keyboard.press("Enter")
+        in_pyramid = page.locator(f".pyr-card[data-id='{second}'][data-zone='pyramid']")
+        expect(in_pyramid).to_have_count(0)
+        expect(page.locator(".pyr-card:focus")).to_have_class(re.compile(r"\bis-playable\b"))
+        assert w.moves == 2
+        page.keyboard.press("u")
+        expect(in_pyramid).to_have_count(1)
+        assert w.moves == 1
 
 
 def test_arrows_move_focus_among_the_playable_cards(page: Any, static_server: StaticServer) -> None:

@@ -391,6 +391,11 @@ class PyramidView {
     this.speedEl.hidden = this.buttons.solve.hidden;
     this.stepBtn.hidden = this.buttons.solve.hidden || !(queued && speed === "step");
     this.buttons.hint.disabled = !playing || busy.kind === "hint";
+    // A toolbar button that had the focus and is disabled now (Undo back to the deal, Redo at
+    // the end) would drop the focus to the page, whose shortcuts would then get D, U and R:
+    // the focus goes back to the board's card instead.
+    const active = document.activeElement;
+    if (active && active.disabled && this.toolbar.contains(active)) this.focusCurrent();
   }
 
   /** Empty places and piles: stock, wastes, cells, discard. */
@@ -523,6 +528,11 @@ class PyramidView {
     }
     const before = this.posIds || new Map();
     this.posIds = new Map();
+    // Where the focused card was before this render: if it is paired away to the discard or
+    // covered again (an undo), the focus moves to the nearest playable card from there.
+    const active = document.activeElement;
+    const focusedCard = active && active.classList.contains("pyr-card") && this.boardEl.contains(active) ? active : null;
+    const focusedSpot = focusedCard ? this.spot(focusedCard) : null;
     for (const c of cards) {
       seen.add(c.id);
       if (c.zone === "pyramid") this.posIds.set(c.pos, c.id);
@@ -563,7 +573,10 @@ class PyramidView {
       this.later(() => node.remove(), 180);
     }
     this.slotsEl.querySelector('[data-zone="stock"] .pyr-slot-face')?.classList.toggle("is-hint", hi.has("stock"));
-    // Focus that was on a card now gone (a pair, a King) goes to the nearest playable card.
+    // Focus that was on a card now gone (a pair, a King) or no longer playable (on the discard
+    // pile, covered again) goes to the nearest playable card.
+    if (!refocus && focusedCard && focusedCard === document.activeElement && !focusedCard.classList.contains("is-playable"))
+      refocus = focusedSpot;
     if (refocus) this.focusNear(refocus);
     this.updateRoving();
   }
@@ -890,9 +903,19 @@ class PyramidView {
 
   // ----- panels (new deal, keys, stats) -----------------------------------------------------
   togglePanel(name) {
-    this.panelName = this.panelName === name ? null : name;
+    if (this.panelName === name) { this.closePanel(); return; }
+    this.panelName = name;
     this.renderPanel();
     if (this.panelName) this.panel.querySelector("select, input, button")?.focus();
+  }
+
+  /** Close the open panel; focus inside it goes back to the board, never to the page. */
+  closePanel() {
+    if (!this.panelName) return;
+    const inside = this.panel.contains(document.activeElement);
+    this.panelName = null;
+    this.renderPanel();
+    if (inside) this.focusCurrent();
   }
 
   renderPanel() {
@@ -1189,7 +1212,7 @@ class PyramidView {
     const key = e.key;
     const ctrl = e.ctrlKey || e.metaKey;
     let done = true;
-    if (key === "Escape") { this.select(null); this.panelName = null; this.renderPanel(); }
+    if (key === "Escape") { this.select(null); this.closePanel(); }
     else if (inField) done = false;
     else if ((key === "Enter" || key === " ") && target.classList.contains("pyr-card")) this.tap(target.dataset.id);
     else if ((key === "Enter" || key === " ") && target.classList.contains("pyr-slot-face")) target.click();
