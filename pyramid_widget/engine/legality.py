@@ -308,10 +308,14 @@ def unavailable(rules: RuleSet, position: Position, card: Card) -> Refusal | Non
 
 def _king_refusal(rules: RuleSet, card: Card) -> Refusal | None:
     if rank(card) != KING:
+        # Say "only a King" only where a King does go alone (cheops, the dozen, the triangle:
+        # no card does).
+        alone = "only a King is removed alone" if rules.kings_alone else "no card is removed alone"
+        where = "" if rules.kings_alone else f" under {rules.name}"
         return _refuse(
             "needs-partner",
             [card],
-            lambda n: f"only a King is removed alone; {n(card)} needs a partner",
+            lambda n: f"{alone}{where}; {n(card)} needs a partner",
         )
     if not rules.kings_alone:
         partners = " or ".join(f"a {rank_name(v)}" for v in rules.pairing_table.partners(KING))

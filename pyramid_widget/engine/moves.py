@@ -148,7 +148,7 @@ class Move:
             raise InvalidMoveError(f"{shown(text)} is not a move: {exc}") from None
         if rank(card) != KING:
             raise InvalidMoveError(
-                f"{shown(text)} is not a move: only a King is removed alone; "
+                f"{shown(text)} is not a move: a card named alone must be a King; "
                 "name a pair like '5H+8C', or 'draw', 'redeal', 'cell 7S'"
             )
         return cls.king(card)

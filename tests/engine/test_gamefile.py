@@ -317,7 +317,15 @@ def test_a_spent_egypt_undo_stays_spent_after_a_save() -> None:
         twin.undo()
     twin.redo()
     g.redo()
-    assert twin.can_undo and g.can_undo and twin.to_json() == g.to_json()
+    assert twin.can_undo and g.can_undo and untimed(twin) == untimed(g)
+
+
+def untimed(g: Game) -> dict[str, object]:
+    """A game's save without its times (a game read back runs on the real clock)."""
+    data = json.loads(g.to_json())
+    data["moves"] = [move for move, _ in data["moves"]]
+    del data["elapsed"]
+    return data  # type: ignore[no-any-return]
 
 
 def test_undos_spent_beyond_the_depth_stay_spent_after_a_save() -> None:

@@ -7,9 +7,9 @@ import dataclasses
 
 import pytest
 
-from pyramid_widget import Game, IllegalMoveError
+from pyramid_widget import PRESETS, Game, IllegalMoveError
 from pyramid_widget.engine import legality
-from pyramid_widget.engine.cards import parse_card
+from pyramid_widget.engine.cards import KING, card_long_name, parse_card, rank
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.rules import CLASSIC_SCORING, Scoring, get_rules
 from pyramid_widget.errors import Refusal
@@ -215,3 +215,20 @@ def test_egypt_pays_a_card_removed_again_in_a_later_round() -> None:
             return
         g.play(removals[0] if removals else next(iter(g.legal_moves)))
     pytest.fail("the King of diamonds never became removable in round 2")
+
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_card_removed_alone_is_told_what_goes_alone_under_its_rules(preset: str) -> None:
+    # Under cheops, the dozen and the triangle no card goes alone, Kings included: a learner
+    # who clicks a Five twice there must not read "only a King is removed alone".
+    g = Game(preset, deal=3)
+    card = next(c for c in range(104) if rank(c) != KING and g.unavailable(c) is None)
+    refusal = g.refusal(Move.king(card))
+    assert refusal is not None and refusal.kind == "needs-partner"
+    needs = f"the {card_long_name(card)} needs a partner"
+    if g.rules.kings_alone:
+        assert refusal.words == f"only a King is removed alone; {needs}"
+    else:
+        assert refusal.words == f"no card is removed alone under {preset}; {needs}"
+    assert g.moves == 0
