@@ -92,6 +92,37 @@ def test_face_down_cards_name_nothing_in_the_dom_and_turn_over(
     expect(page.locator(".pyr-banner")).to_contain_text("You won!")
 
 
+def drag(page: Any, source: Any, target: Any, at: float = 0.7) -> None:
+    """Drag ``source`` by its middle onto ``target`` at ``at`` of its height."""
+    src, dst = source.bounding_box(), target.bounding_box()
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] * at, steps=8)
+    page.mouse.up()
+
+
+def test_a_card_dragged_onto_a_face_down_card_is_told_so_then_pairs(
+    page: Any, static_server: StaticServer
+) -> None:
+    # The audit's drag onto a back read "'down20' is not a card": the back names no card, so
+    # the board says what a click on it says, and the drag onto the real partner then works.
+    w = show_in_harness(page, static_server, PyramidWidget("dark_pyramid", deal=7, records=False))
+    pair = next(m for m in w.game.legal_moves if m.kind.value == "pair")
+    first, second = (card_str(c) for c in pair.cards)
+    back = page.locator(".pyr-card.is-down").last  # its top edge shows above the bottom row
+    drag(page, harness_card(page, first), back, at=0.1)
+    expect(page.locator(".pyr-message")).to_have_text(
+        "That card is face down: it turns over once nothing covers it."
+    )
+    assert w.moves == 0 and w.message_kind != "error"
+    expect(page.locator(".pyr-card.is-drop")).to_have_count(0)
+    # the card slides back to its place first (as a player waits for it)
+    harness_card(page, first).evaluate("n => Promise.allSettled(n.getAnimations().map(a => a.finished))")
+    drag(page, harness_card(page, first), harness_card(page, second))
+    expect(page.locator(".pyr-moves")).to_have_text("1")
+    assert w.last_event["move"] in (f"{first}+{second}", f"{second}+{first}")
+
+
 def test_the_triangle_a_mistake_then_the_right_move(page: Any, static_server: StaticServer) -> None:
     w = show_in_harness(page, static_server, PyramidWidget("triangle", deal=7, records=False))
     expect(page.locator(PYRAMID)).to_have_count(28)

@@ -1125,7 +1125,8 @@ class PyramidView {
     p.node.style.setProperty("--dy", `${dy}px`);
     const target = this.dropTarget(e.clientX, e.clientY, p.id);
     this.boardEl.querySelectorAll(".is-drop").forEach((n) => n.classList.remove("is-drop"));
-    if (target) target.classList.add("is-drop");
+    // A face-down card is no partner: it is not lit as a drop target.
+    if (target && !target.classList.contains("is-down")) target.classList.add("is-drop");
   }
 
   dropTarget(x, y, id) {
@@ -1156,6 +1157,7 @@ class PyramidView {
     const target = e.type === "pointerup" ? this.dropTarget(e.clientX, e.clientY, p.id) : null;
     if (!target) return;
     this.select(null);
+    if (target.classList.contains("is-down")) { this.note("That card is face down: it turns over once nothing covers it."); return; }
     if (target.classList.contains("pyr-card")) this.send({ kind: "pair", cards: [p.id, target.dataset.id] });
     else this.send({ kind: "cell", card: p.id });
   }
