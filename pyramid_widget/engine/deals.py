@@ -113,6 +113,10 @@ def parse_deal(text: str, decks: int = 1) -> Deal:
     Traceback (most recent call last):
     ...
     pyramid_widget.errors.InvalidDealError: a deal needs 52 cards separated by spaces, got 2
+    >>> parse_deal("-5")
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.InvalidDealError: '-5' is not a deal: give a deal number (a whole number like 7) or 52 cards separated by spaces
     """
     size = 52 * decks if decks in (1, 2) else 52
     if not isinstance(text, str):
@@ -120,6 +124,13 @@ def parse_deal(text: str, decks: int = 1) -> Deal:
             f"a deal must be a string of {size} cards, got {type(text).__name__}"
         )
     words = text.split()
+    if len(words) == 1 and not _is_card(words[0]):
+        # One word that is no card ("-5", "abc", "1.5", "1e3" typed in a deal box) was meant
+        # as a deal number: say what a deal number is, not that 51 cards are missing.
+        raise InvalidDealError(
+            f"{shown(words[0])} is not a deal: give a deal number (a whole number like 7) "
+            f"or {size} cards separated by spaces"
+        )
     if len(words) != size:
         raise InvalidDealError(
             f"a deal needs {size} cards separated by spaces, got {_count(len(words))}"
@@ -140,6 +151,14 @@ def parse_deal(text: str, decks: int = 1) -> Deal:
             return validate_deal(cards, decks)
         return validate_deal(by_appearance(cards), decks)
     return validate_deal(cards, decks)
+
+
+def _is_card(word: str) -> bool:
+    try:
+        parse_card(word)
+    except InvalidCardError:
+        return False
+    return True
 
 
 def _count(n: int) -> str:

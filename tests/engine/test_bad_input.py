@@ -186,6 +186,20 @@ def test_a_deal_names_the_second_deck_card_in_the_same_words() -> None:
     assert message == f"card 3 of the deal: TC' {SECOND_DECK}"
 
 
+@pytest.mark.parametrize(("typed", "decks"), [("-5", 1), ("abc", 1), ("1.5", 2), ("1e3", 1)])
+def test_one_word_that_is_no_card_is_told_what_a_deal_is(typed: str, decks: int) -> None:
+    # typed into a deal box as a number: not "a deal needs 52 cards, got 1"
+    rules = "medium" if decks == 1 else "anubis"
+    message = one_sentence(lambda: Game(rules, deal=typed), InvalidDealError)
+    assert message == (
+        f"{typed!r} is not a deal: give a deal number (a whole number like 7) "
+        f"or {52 * decks} cards separated by spaces"
+    )
+    # one card alone is a deal string that is short
+    short = one_sentence(lambda: parse_deal("AS", decks), InvalidDealError)
+    assert short == f"a deal needs {52 * decks} cards separated by spaces, got 1"
+
+
 # -- a hand-made position -----------------------------------------------------------------------
 
 LAST = [None] * 27 + ["5H"]

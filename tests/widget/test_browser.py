@@ -292,6 +292,30 @@ def test_toolbar_new_deal_pause_and_egypt_cell(page: Any, static_server: StaticS
     assert not w.paused
 
 
+@pytest.mark.parametrize("typed", ["-5", "abc", "1.5", "1e3"])
+def test_a_bad_deal_number_is_explained_in_the_panel_and_goes_with_it(
+    page: Any, static_server: StaticServer, typed: str
+) -> None:
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    page.locator(".pyr-toolbar [data-action='new']").click()
+    page.locator(".pyr-deal-input").fill(typed)
+    page.keyboard.press("Enter")
+    error = page.locator(".pyr-new-error")
+    expect(error).to_have_text(
+        f"'{typed}' is not a deal: give a deal number (a whole number like 7) or 52 cards "
+        "separated by spaces."
+    )
+    assert w.game.deal_number == 7
+    page.keyboard.press("Escape")  # the player gives up on it: the error leaves with the panel
+    expect(page.locator(".pyr-panel")).to_be_hidden()
+    expect(page.locator(".pyr-message")).to_have_text("")
+    page.keyboard.press("n")  # and then types a real number
+    page.locator(".pyr-deal-input").fill("12")
+    page.keyboard.press("Enter")
+    expect(page.locator(".pyr-deal")).to_have_text("deal #12")
+    expect(page.locator(".pyr-message")).not_to_contain_text("not a deal")
+
+
 def test_controls_trait_hides_buttons(page: Any, static_server: StaticServer) -> None:
     show_in_harness(
         page, static_server, PyramidWidget("medium", deal=7, records=False, controls=["undo"])

@@ -913,6 +913,9 @@ class PyramidView {
   closePanel() {
     if (!this.panelName) return;
     const inside = this.panel.contains(document.activeElement);
+    // A refused deal's error is shown in the panel and on the message line: it goes with the
+    // panel (the board did not change).
+    if (this.panelName === "new" && this.newError && !this.newError.hidden) this.clearStale();
     this.panelName = null;
     this.renderPanel();
     if (inside) this.focusCurrent();
