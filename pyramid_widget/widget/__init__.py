@@ -422,7 +422,9 @@ class PyramidWidget(anywidget.AnyWidget):
             self.message = str(text)
 
     def _fail(self, exc: Exception, kind: str, move: str = "", cards: Sequence[str] = ()) -> None:
-        text = _sentence(clip(exc.reason if isinstance(exc, IllegalMoveError) else str(exc)))
+        # A refused move is told in words ("the 5 of clubs is covered by ..."), as a touched
+        # card is; the codes ("5C is covered by ...") stay in the exception for code.
+        text = _sentence(clip(exc.refusal.words if isinstance(exc, IllegalMoveError) else str(exc)))
         with self.hold_sync():
             self.show_message(text, "error")
             self._event(kind, False, text, move, cards)

@@ -144,6 +144,32 @@ def test_wrong_pair_is_explained_and_nothing_changes(w: PyramidWidget) -> None:
     assert w.board == before and w.moves == 0
 
 
+def test_refused_moves_name_cards_in_words_never_in_codes() -> None:
+    # "TD needs a partner" and "5C is covered by 2C and TC" are for code; a player reads names
+    w = PyramidWidget("egypt", deal=7, records=False)
+    refused = [
+        (
+            {"kind": "king", "card": "TD"},
+            "Only a King is removed alone; the 10 of diamonds needs a partner.",
+        ),
+        (
+            {"kind": "pair", "cards": ["5C", "8D"]},
+            "The 5 of clubs is covered by the 2 of clubs and the 10 of clubs.",
+        ),
+    ]
+    assert send(w, kind="cell", card="QS")["ok"]
+    refused.append(
+        (
+            {"kind": "cell", "card": "AH"},
+            "The cell is full (the Queen of spades); a card leaves it only by being removed.",
+        )
+    )
+    for intent, words in refused:
+        ev = send(w, **intent)
+        assert not ev["ok"] and w.message == words and ev["message"] == words
+    assert w.moves == 1
+
+
 def test_select_explains_a_covered_card(w: PyramidWidget) -> None:
     ev = send(w, kind="select", card="5C")
     assert not ev["ok"]
