@@ -513,8 +513,8 @@ WHOLE_GAME = Lesson(
             accept=["4C+9D", "3C+TC"],
             demo=["4C+9D"],
             mistakes={
-                "draw": "Not yet: the bottom row already has pairs that make 13. Drawing first "
-                "would bury cards you may need.",
+                "draw": "Not yet: the bottom row already has pairs that make 13. Under hard the "
+                "stock goes by only once, so draw when the pyramid has no pair left to give.",
             },
             why="A pair of the bottom row leaves, and the cards above it come closer to being "
             "uncovered. The goal is always the same: empty the pyramid.",
@@ -522,9 +522,10 @@ WHOLE_GAME = Lesson(
         Step(
             "Take a move back: remove the Five and the Eight, then press Undo on the board.",
             {at(7, 2): "5H", at(7, 4): "8C", at(7, 6): "KS", at(7, 7): "2D"},
-            goal=undone(),
+            goal=undone("5H+8C"),
             allow=["pair", "king"],
             demo=["5H+8C", "undo"],
+            mistakes={"KS": "Not the King this time: remove the Five and the Eight, then press Undo."},
             controls=["undo"],
             progress="Now press Undo (above the board) to take it back.",
             why="Undo takes back the last move (draws count too; up to 100 moves here). "
@@ -541,7 +542,7 @@ WHOLE_GAME = Lesson(
             demo=["draw"],
             why="No move is left, so the game is lost, and it was lost from the start: the Four "
             "can only leave with a Nine, and both Nines wait for the Four. Some deals are like "
-            "that; the solver (Truth, in 00_play) can prove it.",
+            "that; the solver (the Can I win? button in 00_play) can prove it.",
         ),
         Step(
             "Now play the whole deal. The solver watches every move and tells you at once if one "

@@ -158,16 +158,33 @@ def game_lost() -> Goal:
     return Goal(lambda g: g.status is Status.LOST, "the game is over")
 
 
-def undone() -> Goal:
-    """Success once a move has been taken back and the board is back at the step's start
-    (for a step that teaches Undo; the runner tests goals after an undo too).
+def undone(move: str | None = None) -> Goal:
+    """Success once a move (``move``, when given: text like ``"5H+8C"``) has been taken back
+    and the board is back at the step's start (for a step that teaches Undo; the runner tests
+    goals after an undo too).
 
-    >>> game = Game.from_position("medium", pyramid=[None] * 26 + ["5H", "8C"])
-    >>> _ = game.play("5H+8C"); before = undone()(game); _ = game.undo()
-    >>> before, undone()(game)
+    >>> game = Game.from_position("medium", pyramid=[None] * 25 + ["KS", "5H", "8C"])
+    >>> _ = game.play("KS"); _ = game.undo()
+    >>> undone()(game), undone("8C+5H")(game)
+    (True, False)
+    >>> _ = game.play("5H+8C"); before = undone("8C+5H")(game); _ = game.undo()
+    >>> before, undone("8C+5H")(game)
     (False, True)
     """
-    return Goal(lambda g: g.moves == 0 and g.can_redo, "the move is taken back")
+    if move is None:
+        return Goal(lambda g: g.moves == 0 and g.can_redo, "the move is taken back")
+    wanted = _same_move(Move.parse(move))
+
+    def taken_back(g: Game) -> bool:
+        redo = g.record().redo
+        return g.moves == 0 and bool(redo) and _same_move(redo[-1][0]) == wanted
+
+    return Goal(taken_back, f"{move} is taken back")
+
+
+def _same_move(move: Move) -> tuple[str, tuple[Card, ...]]:
+    """A move's kind and cards, in either order (5H+8C is 8C+5H)."""
+    return move.kind.value, tuple(sorted(move.cards))
 
 
 def both(first: Goal, second: Goal) -> Goal:

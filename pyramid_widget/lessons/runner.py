@@ -197,7 +197,7 @@ def explain_setback(before: Game, move: Move, winning: Move | None) -> str:
     'That draw buried the 4 of diamonds, and from here no line c'
     """
     undo = " Press Undo to take the move back."
-    instead = f" Instead, {describe_move(winning)} would have kept the win." if winning else ""
+    instead = f" To keep the win, {describe_move(winning)} instead." if winning else ""
     top = before.wastes[0][-1] if before.wastes and before.wastes[0] else None
     if move.kind is MoveKind.DRAW and top is not None:
         return (

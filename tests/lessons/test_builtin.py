@@ -7,14 +7,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
 from pyramid_widget import Game, Move
-from pyramid_widget.lessons.builtin import LESSONS, Lesson, LessonError, Step, at, pyramid_cleared
+from pyramid_widget.lessons.builtin import (
+    LESSONS,
+    WHOLE_GAME,
+    Lesson,
+    LessonError,
+    Step,
+    at,
+    pyramid_cleared,
+)
 from pyramid_widget.lessons.model import MISTAKE_KINDS
 from pyramid_widget.lessons.runner import LessonRunner, check_lesson, explain_mistake, mistake_kind
 from tests.support.engine import snapshot
+
+STATIC = Path(__file__).parents[2] / "pyramid_widget" / "widget" / "static"
 
 STEPS = [(i, j) for i, lesson in enumerate(LESSONS) for j in range(len(lesson))]
 IDS = [f"lesson{i + 1}-step{j + 1}" for i, j in STEPS]
@@ -296,3 +307,33 @@ def test_lessons_say_a_king_goes_with_one_click() -> None:
             texts += [step.prompt, step.why, step.progress, *step.mistakes.values()]
         for text in texts:
             assert not re.search(r"twice|click it again", text), text
+
+
+def test_lessons_name_the_buttons_the_board_shows() -> None:
+    """A lesson that sends a learner to a button uses the label on the board (widget.js
+    TOOLBAR): the solver's verdict is "Can I win?", never the trait's name "Truth"."""
+    labels = re.findall(r'\["\w+", "([^"]+)", "', (STATIC / "widget.js").read_text())
+    assert "Can I win?" in labels and "Undo" in labels
+    for lesson in LESSONS:
+        for step in lesson.steps:
+            for text in (step.prompt, step.why, step.progress, *step.mistakes.values()):
+                assert "Truth" not in text, text
+    assert "the Can I win? button" in WHOLE_GAME.steps[2].why
+
+
+def test_the_undo_step_is_done_only_by_taking_back_the_pair_it_asks_for() -> None:
+    # The audit: removing the King and pressing Undo marked "remove the Five and the Eight,
+    # then press Undo" done. The King is now a named mistake; an undone King is no success.
+    runner = LessonRunner()
+    runner.jump(5, 1)
+    king = runner.try_move("KS")
+    assert king.kind == "mistake" and not king.applied and runner.game.moves == 0
+    assert king.message.startswith("Not the King this time")
+    step = runner.step
+    g = step.new_game()
+    g.play("KS")
+    g.undo()
+    assert not step.is_done(g, None)  # even if a King were taken back, that is not the step
+    assert runner.try_move("5H+8C").kind == "progress"
+    done = runner.undo()
+    assert done.kind == "success" and runner.solved
