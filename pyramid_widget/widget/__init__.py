@@ -536,12 +536,17 @@ class PyramidWidget(anywidget.AnyWidget):
         """Deal the next round after a completed ``egypt`` round."""
         return self._apply(Move.next_round())
 
-    def _meta(self, kind: str, action: Callable[[], Move]) -> Move:
-        self._back()
+    def _refuse_while_paused(self, kind: str) -> None:
+        """Undo, redo, hints and Solve wait for the game to be resumed (the board is hidden,
+        the clock stopped): refused in one sentence, nothing changes."""
         if self._game.paused:
             exc = IllegalMoveError(kind, "the game is paused: resume it to play")
             self._fail(exc, kind)
             raise exc
+
+    def _meta(self, kind: str, action: Callable[[], Move]) -> Move:
+        self._back()
+        self._refuse_while_paused(kind)
         try:
             move = action()
         except IllegalMoveError as exc:
@@ -576,6 +581,7 @@ class PyramidWidget(anywidget.AnyWidget):
         """
         if level not in (1, 2):
             raise ArgumentError(f"hint level must be 1 or 2, got {level!r}")
+        self._refuse_while_paused("hint")
         try:
             move = (
                 self._extras.winning_move(self._game) if level == 2 else rule_of_thumb(self._game)
@@ -675,6 +681,8 @@ class PyramidWidget(anywidget.AnyWidget):
         self._away = False
         self._game.pause()
         with self.hold_sync():
+            if self.busy.get("kind") in ("solve", "hint"):
+                self._cancel_jobs()  # no solver's line or hint lands on a hidden board
             self._set_autoplay([])
             self._sync()
             self._event("pause", True, "Paused.")
@@ -695,6 +703,7 @@ class PyramidWidget(anywidget.AnyWidget):
         line (a :class:`~pyramid_widget.solver.lines.WinningLine`, which says whether it is
         proved shortest; the board says which), or ``None`` (and says so on the board) when
         the position cannot be won."""
+        self._refuse_while_paused("solve")
         try:
             line = self._extras.winning_line(self._game)
         except ValueError as exc:
@@ -753,8 +762,8 @@ class PyramidWidget(anywidget.AnyWidget):
     def _solve_step(self) -> None:
         """Play the next queued move of the solver's line (the page asks for each step)."""
         queue = list(self._queue)
-        if not queue:
-            return
+        if not queue or self._game.paused:
+            return  # paused: the line waits, and goes on after Resume
         try:
             self._apply(Move.parse(queue[0]), solving=True)
         except ValueError:
@@ -843,6 +852,7 @@ class PyramidWidget(anywidget.AnyWidget):
         if self.autoplay or self.busy.get("kind") == "solve":
             self.stop_solving()  # the Solve button toggles
             return
+        self._refuse_while_paused("solve")
         self._background(
             "solve",
             "Solving: thinking…",
@@ -851,6 +861,7 @@ class PyramidWidget(anywidget.AnyWidget):
         )
 
     def _hint_in_background(self) -> None:
+        self._refuse_while_paused("hint")
         self._background(
             "hint",
             "Hint: the solver is thinking…",

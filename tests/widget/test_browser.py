@@ -287,6 +287,8 @@ def test_toolbar_new_deal_pause_and_egypt_cell(page: Any, static_server: StaticS
     page.locator(".pyr-toolbar [data-action='pause']").click()
     expect(page.locator(".pyr-paused")).to_be_visible()
     assert w.paused
+    for action in ("hint", "solve"):  # no hint or solver on a hidden board
+        expect(page.locator(f".pyr-toolbar [data-action='{action}']")).to_be_disabled()
     page.locator(".pyr-paused [data-action='resume']").click()
     expect(page.locator(".pyr-paused")).to_be_hidden()
     assert not w.paused
@@ -371,8 +373,16 @@ def test_solve_button_plays_the_line_step_by_step(page: Any, static_server: Stat
         pytest.skip("pyramid_widget.solver is not available")
     page.locator(".pyr-toolbar [data-action='solve']").click()
     expect(page.locator(".pyr-message")).to_contain_text("Solving")
-    expect(page.locator(".pyr-banner")).to_contain_text("You won!", timeout=20_000)
-    assert w.status == "won" and w.moves == 16
+    # the solver's win is no "You won!" and shows no score (the records keep it as assisted)
+    banner = page.locator(".pyr-banner")
+    expect(banner).to_contain_text("Won with the solver's help", timeout=20_000)
+    expect(banner.locator(".pyr-banner-figures")).to_have_text(
+        re.compile(r"^Assisted · 16 moves · ")
+    )
+    assert w.status == "won" and w.moves == 16 and w.assisted
+    banner.locator("[data-action='restart']").click()  # the same deal afresh is unassisted
+    expect(banner).to_be_hidden()
+    assert not w.assisted and w.moves == 0
 
 
 def test_stats_panel_and_truth_indicator(

@@ -117,7 +117,9 @@ def test_a_card_dragged_onto_a_face_down_card_is_told_so_then_pairs(
     assert w.moves == 0 and w.message_kind != "error"
     expect(page.locator(".pyr-card.is-drop")).to_have_count(0)
     # the card slides back to its place first (as a player waits for it)
-    harness_card(page, first).evaluate("n => Promise.allSettled(n.getAnimations().map(a => a.finished))")
+    harness_card(page, first).evaluate(
+        "n => Promise.allSettled(n.getAnimations().map(a => a.finished))"
+    )
     drag(page, harness_card(page, first), harness_card(page, second))
     expect(page.locator(".pyr-moves")).to_have_text("1")
     assert w.last_event["move"] in (f"{first}+{second}", f"{second}+{first}")

@@ -266,6 +266,21 @@ def test_new_restart_pause_resume(w: PyramidWidget) -> None:
     assert w.clock_running
 
 
+def test_hints_and_the_solver_wait_while_paused(w: PyramidWidget) -> None:
+    # the audit: Hint and Solve answered on a paused (hidden) board and marked it assisted
+    send(w, kind="pause")
+    for intent in ({"kind": "hint"}, {"kind": "hint", "level": 2}, {"kind": "solve"}):
+        ev = send(w, **intent)
+        assert not ev["ok"] and w.message == "The game is paused: resume it to play."
+        assert w.highlight == [] and w.autoplay == [] and w.busy == {}
+    for call in (w.hint, w.solve):
+        with pytest.raises(IllegalMoveError, match="paused"):
+            call()
+    assert not w.assisted and w.moves == 0 and w.paused
+    send(w, kind="resume")
+    assert send(w, kind="hint")["ok"] and w.highlight
+
+
 def test_every_kind_in_the_schema_is_exercised() -> None:
     exercised = {"pair", "king", "cell", "select", "draw", "redeal", "next-round", "undo"}
     exercised |= {"redo", "hint", "new", "restart", "pause", "resume", "solve", "solve-step"}

@@ -90,7 +90,7 @@ const TOOLBAR = [
 const SHORTCUTS = { u: "undo", r: "redo", h: "hint", p: "pause", n: "new", "?": "help" };
 // Traits whose change redraws the whole view (one render per batch).
 const VIEW_TRAITS = ["board", "status", "highlight", "paused", "controls", "theme", "truth", "stats",
-  "autoplay", "features", "banner", "compact", "busy", "solve_speed", "post_mortem_text", "rules_info"];
+  "autoplay", "features", "banner", "compact", "busy", "solve_speed", "post_mortem_text", "rules_info", "assisted"];
 // Solve speeds (seconds between the solver's moves; "step": one move per click on Next move).
 const SPEEDS = [["slow", "Slow", 1000], ["normal", "Normal", 420], ["fast", "Fast", 120], ["step", "Step by step", 0]];
 const moveWord = (n) => `${n} ${n === 1 ? "move" : "moves"}`;
@@ -364,7 +364,8 @@ class PyramidView {
     const controls = this.controls;
     const b = this.board;
     const features = this.model.get("features") || {};
-    const playing = this.model.get("status") === "playing";
+    // Paused: the board is hidden, so no hint or solver either (Stop still stops a line).
+    const playing = this.model.get("status") === "playing" && !this.model.get("paused");
     for (const [kind] of TOOLBAR) {
       const btn = this.buttons[kind];
       const needs = { stats: features.records, solve: features.assist, truth: features.assist }[kind];
@@ -743,8 +744,9 @@ class PyramidView {
       this.bannerKey = null;
       return;
     }
+    const assisted = !!this.model.get("assisted");
     const ended = JSON.stringify([status, b.can_next_round, b.round, this.model.get("score"),
-      this.model.get("moves"), b.deal_number]);
+      this.model.get("moves"), b.deal_number, assisted]);
     const pm = this.model.get("post_mortem_text") || truth.post_mortem || "";
     const busy = this.model.get("busy") || {};
     const key = JSON.stringify([ended, this.model.get("status_reason"), pm, busy.kind || "", this.controls]);
@@ -754,7 +756,10 @@ class PyramidView {
     this.bannerKey = key;
     const focusInside = this.root.contains(document.activeElement);
     const won = status === "won";
-    const title = b.can_next_round ? `Round ${b.round || 1} complete!` : won ? "You won!" : "No more moves";
+    // A game the solver played or hinted is won with its help: no "You won!", no score (the
+    // records keep it apart as assisted, never a win, a streak or a best).
+    const title = b.can_next_round ? `Round ${b.round || 1} complete!`
+      : won ? (assisted ? "Won with the solver's help" : "You won!") : "No more moves";
     const reason = this.model.get("status_reason") || "";
     const t = formatTime(this.model.get("elapsed") || 0);
     const detail = pm ? h("p.pyr-banner-detail", { text: pm }) : null;
@@ -782,7 +787,7 @@ class PyramidView {
     this.banner.replaceChildren(h("div.pyr-banner-box", { role: "dialog", "aria-label": title },
       h("div.pyr-banner-title", { text: title }),
       h("p.pyr-banner-reason", { text: reason }),
-      h("p.pyr-banner-figures", { text: `Score ${this.model.get("score") ?? 0} · ${moveWord(this.model.get("moves") ?? 0)} · ${t}` }),
+      h("p.pyr-banner-figures", { text: `${assisted ? "Assisted" : `Score ${this.model.get("score") ?? 0}`} · ${moveWord(this.model.get("moves") ?? 0)} · ${t}` }),
       detail, h("div.pyr-banner-buttons", {}, ...buttons)));
     this.banner.hidden = false;
     if (focusInside && buttons.length) buttons[0].focus({ preventScroll: true });
@@ -1354,10 +1359,12 @@ function initialize({ model }) {
   const step = () => {
     clearTimeout(timer);
     const speed = SPEEDS.find(([v]) => v === (model.get("solve_speed") || "normal")) || SPEEDS[1];
-    if ((model.get("autoplay") || []).length && speed[2] > 0)
+    // Paused: the line waits; Resume (a change of `paused`) asks for the next move again.
+    if ((model.get("autoplay") || []).length && speed[2] > 0 && !model.get("paused"))
       timer = setTimeout(() => model.send({ kind: "solve-step" }), speed[2]);
   };
   model.on("change:autoplay", step);
+  model.on("change:paused", step);
   model.on("change:solve_speed", step);
   // Hosts (issue 17.3): write back the count of each event once it has arrived, so a host that
   // re-runs code when the page changes the widget (marimo's mo.ui.anywidget) sees every move.
