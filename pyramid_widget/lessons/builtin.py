@@ -525,7 +525,9 @@ WHOLE_GAME = Lesson(
             goal=undone("5H+8C"),
             allow=["pair", "king"],
             demo=["5H+8C", "undo"],
-            mistakes={"KS": "Not the King this time: remove the Five and the Eight, then press Undo."},
+            mistakes={
+                "KS": "Not the King this time: remove the Five and the Eight, then press Undo."
+            },
             controls=["undo"],
             progress="Now press Undo (above the board) to take it back.",
             why="Undo takes back the last move (draws count too; up to 100 moves here). "

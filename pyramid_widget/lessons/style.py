@@ -148,7 +148,7 @@ def _sheet() -> str:
         ".pyr-lesson-course { font-size: 90%; opacity: 0.85; }",
         # The board's own message line says it in one line (the full text is in the feedback
         # line below the board), so a long explanation never covers the top cards.
-        ".pyr-lesson .pyr-message { white-space: nowrap; overflow: hidden; "
+        ".pyr-lesson .pyr-message-text { white-space: nowrap; overflow: hidden; "
         "text-overflow: ellipsis; }",
         ".pyr-lesson-prompt p, .pyr-lesson-feedback p { margin: 2px 0 4px; }",
     ]

@@ -217,7 +217,6 @@ def test_egypt_pays_a_card_removed_again_in_a_later_round() -> None:
     pytest.fail("the King of diamonds never became removable in round 2")
 
 
-
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_a_card_removed_alone_is_told_what_goes_alone_under_its_rules(preset: str) -> None:
     # Under cheops, the dozen and the triangle no card goes alone, Kings included: a learner

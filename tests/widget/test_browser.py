@@ -281,6 +281,15 @@ def test_toolbar_new_deal_pause_and_egypt_cell(page: Any, static_server: StaticS
     page.locator("[data-action='deal']").click()
     expect(page.locator(".pyr-slot[data-zone='cell']")).to_have_count(1)
     assert w.game.rules.name == "egypt" and w.game.deal_number == 7
+    # the cell clicked (or C pressed) before a card is chosen says how the cell is used
+    page.locator(".pyr-slot[data-zone='cell'] .pyr-slot-face").click()
+    how = "Choose a card first, then press C or click the cell to put it there."
+    expect(page.locator(".pyr-message")).to_have_text(how)
+    harness_card(page, "QS").focus()
+    page.keyboard.press("Escape")
+    page.keyboard.press("c")
+    expect(page.locator(".pyr-message")).to_have_text(how)
+    assert w.moves == 0
     harness_card(page, "QS").click()
     page.locator(".pyr-slot[data-zone='cell'] .pyr-slot-face").click()
     expect(harness_card(page, "QS")).to_have_attribute("data-zone", "cell")
@@ -338,6 +347,68 @@ def test_fits_narrow_and_wide_columns(page: Any, static_server: StaticServer, wi
     card_width = harness_card(page, "QS").bounding_box()["width"]
     assert (card_width < 56) if width == 400 else (card_width > 75)
     screenshot(page.locator(".view"), f"harness-egypt-{width}")
+
+
+@pytest.mark.parametrize("preset", ["pharaohs", "two_pyramids", "up_and_down", "giza", "medium"])
+def test_every_playable_card_can_be_reached_and_tapped_in_a_320_px_column(
+    page: Any, static_server: StaticServer, preset: str
+) -> None:
+    # The audit: at 360 px the three-pyramid layouts were cut off at the felt's edges, their
+    # outer cards out of reach. Cards stay at least 24 px wide; the board scrolls sideways.
+    w = show_in_harness(
+        page, static_server, PyramidWidget(preset, deal=7, records=False), width=320
+    )
+    widths = page.eval_on_selector_all(PYRAMID, "ns => ns.map(n => n.offsetWidth)")
+    assert min(widths) >= 24, widths
+    # a board wider than the column opens centred; the classic pyramid needs no scrolling
+    page.wait_for_function(
+        "() => { const n = document.querySelector('.pyr-scroll');"
+        " return Math.abs(n.scrollLeft - (n.scrollWidth - n.clientWidth) / 2) <= 2; }"
+    )
+    overflow = page.locator(".pyr-scroll").evaluate("n => n.scrollWidth - n.clientWidth")
+    assert (overflow > 0) == (preset in ("pharaohs", "two_pyramids", "up_and_down")), overflow
+    screenshot(page.locator(".view"), f"narrow-320-{preset}-opened")
+    playable = [c["id"] for c in w.board["cards"] if c["available"] and c["zone"] == "pyramid"]
+    assert playable
+    for card_id in playable:
+        card = harness_card(page, card_id)
+        card.scroll_into_view_if_needed()
+        box = card.bounding_box()
+        top = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.closest('.pyr-card')?.dataset.id",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75],
+        )
+        assert top == card_id, f"{preset}: {card_id} is under {top} or off the page"
+    view = page.locator(".view").bounding_box()
+    assert page.locator(".pyr-felt").bounding_box()["width"] <= view["width"] + 1
+    harness_card(page, playable[-1]).click()  # the last one, far right: a tap reaches it
+    expect(page.locator(".pyr-card.is-selected, .pyr-message:not(.is-empty)")).not_to_have_count(0)
+    screenshot(page.locator(".view"), f"narrow-320-{preset}")
+
+
+def test_a_long_message_in_a_narrow_column_stays_on_its_background(
+    page: Any, static_server: StaticServer
+) -> None:
+    w = show_in_harness(
+        page, static_server, PyramidWidget("medium", deal=7, records=False), width=360
+    )
+    w.show_message(
+        "The 5 of clubs is covered by the 2 of clubs and the 10 of clubs: pair those first, then "
+        "the 5 of clubs is free.",
+        "error",
+    )
+    push(page, w)
+    text = page.locator(".pyr-message-text")
+    expect(text).to_contain_text("pair those first")
+    box = text.bounding_box()
+    assert box["height"] > 30, "the message wraps in a narrow column"
+    inside = text.evaluate(
+        "n => n.scrollHeight <= n.clientHeight + 1 && n.scrollWidth <= n.clientWidth + 1"
+    )
+    assert inside, "every line of the message is on its own background"
+    felt = page.locator(".pyr-felt").bounding_box()
+    assert box["x"] >= felt["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"] + 1
+    screenshot(page.locator(".view"), "narrow-360-long-message")
 
 
 def test_dark_theme_changes_the_felt(page: Any, static_server: StaticServer) -> None:

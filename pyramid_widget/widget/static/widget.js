@@ -233,12 +233,18 @@ class PyramidView {
     this.boardEl.append(this.slotsEl);
     // The message floats over the top of the felt (it never moves the board) and above the
     // won/lost banner; the live region says it aloud.
-    this.msgEl = h("div.pyr-message.is-empty", { "data-kind": "info" });
+    // The band keeps one line of room; a longer message (a narrow column) grows down over the
+    // top of the board on its own background, never as bare text over the cards.
+    this.msgText = h("span.pyr-message-text");
+    this.msgEl = h("div.pyr-message.is-empty", { "data-kind": "info" }, this.msgText);
     this.banner = h("div.pyr-banner", { hidden: true });
     this.pauseEl = h("div.pyr-paused", { hidden: true },
       h("div.pyr-paused-title", { text: "Paused" }),
       h("button.pyr-btn.pyr-primary", { type: "button", "data-action": "resume", onclick: () => this.send({ kind: "resume" }) }, "Resume"));
-    this.felt = h("div.pyr-felt", {}, this.msgEl, this.boardEl, this.banner, this.pauseEl);
+    // The wide family layouts (three pyramids side by side) keep cards of at least 24 px: in a
+    // column too narrow for that, the board scrolls sideways inside the felt.
+    this.scrollEl = h("div.pyr-scroll", {}, this.boardEl);
+    this.felt = h("div.pyr-felt", {}, this.msgEl, this.scrollEl, this.banner, this.pauseEl);
     // A click on the empty felt cancels the selection.
     this.felt.addEventListener("click", (e) => {
       if (!e.target.closest(".pyr-card, .pyr-slot-face, button, select, input, .pyr-banner-box")) this.select(null);
@@ -449,6 +455,16 @@ class PyramidView {
     // The waste pair (thirteen) plays the card beneath the waste top: the fan opens wider.
     st.setProperty("--fanstep", (this.board.rules || {}).waste_pair ? "0.22" : "0.13");
     this.root.dataset.wide = String(fit > 9);
+    // A board wider than the column opens centred (the middle pyramid in view, both sides
+    // cut at the edges to show there is more), once per layout.
+    const layoutKey = `${(this.board.rules || {}).name}:${width}:${nslots}`;
+    if (this.centredFor !== layoutKey) {
+      this.centredFor = layoutKey;
+      requestAnimationFrame(() => {
+        const sc = this.scrollEl;
+        sc.scrollLeft = Math.max(0, (sc.scrollWidth - sc.clientWidth) / 2);
+      });
+    }
   }
 
   makeSlot(zone, i, n) {
@@ -691,7 +707,7 @@ class PyramidView {
     // An error stops being true when the player touches the board again: it is hidden then
     // (this view only) until the next message or event.
     const text = this.msgHidden ? "" : this.model.get("message") || "";
-    this.msgEl.textContent = text;
+    this.msgText.textContent = text;
     this.msgEl.dataset.kind = this.model.get("message_kind") || "info";
     this.msgEl.classList.toggle("is-empty", !text);
     this.announce(text);
@@ -1066,7 +1082,14 @@ class PyramidView {
   }
 
   toCell() {
-    if (!this.selected) return;
+    if (!this.selected) {
+      // C, or a click on the empty cell, with no card chosen: say how the cell is used.
+      const rules = this.board.rules || {};
+      const name = String(rules.name || "this game");
+      this.note((rules.cells || 0) > 0 ? "Choose a card first, then press C or click the cell to put it there."
+        : `${name[0].toUpperCase()}${name.slice(1)} has no free cell.`);
+      return;
+    }
     const card = this.selected;
     this.select(null);
     this.send({ kind: "cell", card });
@@ -1253,7 +1276,7 @@ class PyramidView {
 
   /** Show `text` on the message line for a moment (this view only; the trait comes back). */
   note(text) {
-    this.msgEl.textContent = text;
+    this.msgText.textContent = text;
     this.msgEl.dataset.kind = "info";
     this.msgEl.classList.remove("is-empty");
     this.later(() => this.renderMessage(), 2500);
