@@ -19,7 +19,7 @@ Traceback (most recent call last):
 ...
 pyramid_widget.errors.IllegalMoveError: cannot play '5C+8D': 5C is covered by 2C and TC
 >>> w.message
-'5C is covered by 2C and TC.'
+'The 5 of clubs is covered by the 2 of clubs and the 10 of clubs.'
 """
 
 from __future__ import annotations

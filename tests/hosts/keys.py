@@ -43,6 +43,22 @@ def keys_stay_on_the_board(notebook: Any) -> list[str]:
     assert notebook.python_json("w.moves") == 2
     assert page.evaluate(CELL_TYPES) == types
 
+    # a panel opened and closed from the keys, Undo greyed out by its own press: the focus
+    # stays on the board, so D, D still draws (and deletes no cell) and U, U takes them back
+    focus_card(board, "KS")
+    page.keyboard.press("n")
+    expect(board.locator(".pyr-rules-select")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(board.locator(".pyr-panel")).to_be_hidden()
+    page.keyboard.press("d")
+    page.keyboard.press("d")
+    notebook.wait("() => document.querySelector('.pyr-moves')?.textContent === '4'")
+    page.keyboard.press("u")
+    page.keyboard.press("u")
+    notebook.wait("() => document.querySelector('.pyr-moves')?.textContent === '2'")
+    assert notebook.python_json("w.moves") == 2
+    assert page.evaluate(CELL_TYPES) == types
+
     # arrows move the focus between the board's cards and piles, not between cells
     focus_card(board, "KS")
     seen = set()
