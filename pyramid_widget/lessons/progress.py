@@ -70,6 +70,13 @@ class LessonProgress:
                 "records must be a pyramid_widget.records.Records (None: the default records "
                 f"file), got {reprlib.repr(records)}"
             )
+        if learner is not None:
+            from pyramid_widget.records.store import check_learner
+
+            try:  # a bad name is refused here, not at every step the learner finishes
+                check_learner(learner)
+            except RecordsError as exc:
+                raise ArgumentError(str(exc)) from None
         self.records = records
         self.learner = default_learner() if learner is None else learner
         self.problem: str | None = records.warning

@@ -628,7 +628,7 @@ class Records:
         ...     records.lesson_marks("ada"), records.lesson_marks("bob")
         ({('Kings clear alone', 2): 'done'}, {})
         """
-        _check_learner(learner)
+        check_learner(learner)
         found = self._read(
             "SELECT lesson, step, how FROM lesson_progress WHERE learner = ?"
             f" AND {rows.SOUND['lesson_progress']}",
@@ -640,7 +640,7 @@ class Records:
         """Mark step ``step`` of ``lesson`` ``"done"`` (by the learner) or ``"shown"`` (by
         "Show me") for ``learner``; a done step stays done. Raises :class:`RecordsError`
         for a mark that is not one of those or a key of the wrong type."""
-        _check_learner(learner)
+        check_learner(learner)
         if not isinstance(lesson, str) or not lesson:
             raise RecordsError(f"a lesson title must be non-empty text, got {shown(lesson)}")
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < 10_000:
@@ -665,9 +665,24 @@ class Records:
         return f"no saved game named {shown(name)}; {listing}"
 
 
-def _check_learner(learner: object) -> None:
-    if not isinstance(learner, str) or not learner.strip() or len(learner) > 200:
-        raise RecordsError(f"a learner's name must be non-empty text, got {shown(learner)}")
+#: The longest learner's name the store keeps.
+LEARNER_NAME_LIMIT = 200
+
+
+def check_learner(learner: object) -> None:
+    """Refuse a learner's name that is no text, blank, or longer than
+    :data:`LEARNER_NAME_LIMIT` characters, with :class:`RecordsError`.
+
+    >>> check_learner("  ")
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.RecordsError: a learner's name must be text of 1 to 200 characters (not only spaces), got '  '
+    """
+    if not isinstance(learner, str) or not learner.strip() or len(learner) > LEARNER_NAME_LIMIT:
+        raise RecordsError(
+            f"a learner's name must be text of 1 to {LEARNER_NAME_LIMIT} characters "
+            f"(not only spaces), got {shown(learner)}"
+        )
 
 
 def _not_ours(target: Path) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pyramid_widget.errors import LessonError
+from pyramid_widget.errors import ArgumentError, LessonError
 from pyramid_widget.lessons import LESSONS, Lesson, LessonRunner, Step, at
 from pyramid_widget.lessons.exercises import exercise
 from pyramid_widget.lessons.progress import LessonProgress
@@ -124,6 +124,24 @@ def test_a_real_store_is_still_taken() -> None:
     with Records(":memory:") as records:
         lw = LessonWidget(LESSONS, records=records, learner="ada", demo_pause=0)
         assert lw.runner.progress is not None and lw.runner.progress.records is records
+
+
+@pytest.mark.parametrize(
+    ("learner", "shown"), [(5, "5"), ("", "''"), ("  ", "'  '"), (["a"], "a list")]
+)
+def test_a_bad_learner_name_is_refused_up_front(learner: Any, shown: str) -> None:
+    """``learner=5`` used to be taken, and every finished step then failed to save."""
+    with Records(":memory:") as records:
+        for make in (
+            lambda: LessonWidget(LESSONS, records=records, learner=learner),
+            lambda: LessonProgress(records, learner),
+        ):
+            with pytest.raises(ArgumentError) as caught:
+                make()
+            assert one_line(caught.value) == (
+                f"a learner's name must be text of 1 to 200 characters (not only spaces), got {shown}"
+            )
+        assert records.lesson_marks("ada") == {}
 
 
 @pytest.mark.parametrize("number", [[], 7, 0, "1", True, None, {}])

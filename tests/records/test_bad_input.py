@@ -376,7 +376,7 @@ HUGE = "x" * 1_000_000
 HOSTILE = [
     ("games", (), {"result": HUGE}, "unknown result 'xxx"),
     ("games", (), {"limit": 10**5000}, "limit must be a whole number"),
-    ("lesson_marks", (HUGE,), {}, "a learner's name must be non-empty text"),
+    ("lesson_marks", (HUGE,), {}, "a learner's name must be text of 1 to 200 characters"),
     ("lesson_marks", ([HUGE] * 1000,), {}, "got a list"),
     ("load_game", (HUGE,), {}, "no saved game named 'xxx"),
     ("game_json", (10**5000,), {}, "no stored game with id an integer of more than 30 digits"),
