@@ -488,7 +488,9 @@ class PyramidWidget(anywidget.AnyWidget):
         if g.status is Status.WON:
             if g.rules.rounds:
                 return f"Round {g.round} complete! Deal the next round to go on.", "success"
-            return f"You won! {_sentence(g.status_reason)}", "success"
+            # the banner's words: a game the solver played or hinted is no "You won!"
+            won = "Won with the solver's help." if self.assisted else "You won!"
+            return f"{won} {_sentence(g.status_reason)}", "success"
         if g.status is Status.LOST:
             return f"No more moves: {g.status_reason}.", "error"
         return "", "info"
@@ -681,9 +683,8 @@ class PyramidWidget(anywidget.AnyWidget):
         self._away = False
         self._game.pause()
         with self.hold_sync():
-            if self.busy.get("kind") in ("solve", "hint"):
-                self._cancel_jobs()  # no solver's line or hint lands on a hidden board
-            self._set_autoplay([])
+            # The solver's line (and a solve still thinking) waits: the page asks for no move
+            # while paused and _solve_step plays none; Resume goes on with it.
             self._sync()
             self._event("pause", True, "Paused.")
 

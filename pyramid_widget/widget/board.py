@@ -63,9 +63,10 @@ class _View:
     def id(self, card: Card) -> str:
         return down_id(self.pos_of[card]) if self.is_hidden(card) else card_str(card)
 
-    def names(self, cards: tuple[Card, ...] | list[Card]) -> str:
-        """``cards`` in words, the face-down ones as "a face-down card" (counted when several)."""
-        shown = [card_long_name(c) for c in cards if not self.is_hidden(c)]
+    def names(self, cards: tuple[Card, ...] | list[Card], *, article: str = "") -> str:
+        """``cards`` in words, each after ``article`` (``"the "`` in a sentence, nothing in a
+        label), the face-down ones as "a face-down card" (counted when several)."""
+        shown = [article + card_long_name(c) for c in cards if not self.is_hidden(c)]
         down = sum(1 for c in cards if self.is_hidden(c))
         if down:
             shown.append("a face-down card" if down == 1 else f"{down} face-down cards")
@@ -437,7 +438,7 @@ def why_unavailable(game: Game, card: Card) -> str | None:
 
     >>> from pyramid_widget import Game, parse_card
     >>> why_unavailable(Game("medium", deal=7), parse_card("5C"))
-    'The 5 of clubs is still covered by 2 of clubs and 10 of clubs.'
+    'The 5 of clubs is still covered by the 2 of clubs and the 10 of clubs.'
     """
     refusal = game.unavailable(card)
     if refusal is None:
@@ -451,5 +452,5 @@ def why_unavailable(game: Game, card: Card) -> str | None:
     view = _View(game)
     if view.is_hidden(card):
         return "That card is face down: it turns over once nothing covers it."
-    cover = view.names(refusal.cards[1:]) if kind == "covered" else ""
+    cover = view.names(refusal.cards[1:], article="the ") if kind == "covered" else ""
     return text.format(name=card_long_name(card), cover=cover)

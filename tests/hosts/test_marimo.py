@@ -95,6 +95,23 @@ def test_renders_readably_and_a_click_reruns_the_dependent_cell(
         page.locator(STOCK).click()
         expect(progress).to_contain_text("2 moves", timeout=30_000)
 
+        # the keyboard focus inside marimo's shadow root: Undo pressed until it greys out,
+        # then Pause and Resume by P, hand the focus back to the board, so D still draws
+        undo = root.locator(".pyr-toolbar [data-action='undo']")
+        undo.click()
+        expect(root.locator(".pyr-moves")).to_have_text("1", timeout=30_000)
+        undo.click()
+        expect(undo).to_be_disabled(timeout=30_000)
+        page.keyboard.press("d")
+        expect(root.locator(".pyr-moves")).to_have_text("1", timeout=30_000)
+        page.keyboard.press("p")
+        expect(root.locator(".pyr-paused")).to_be_visible(timeout=30_000)
+        expect(root.locator(".pyr-paused [data-action='resume']")).to_be_focused()
+        page.keyboard.press("p")
+        expect(root.locator(".pyr-paused")).to_be_hidden(timeout=30_000)
+        page.keyboard.press("d")
+        expect(root.locator(".pyr-moves")).to_have_text("2", timeout=30_000)
+
 
 # -- the lessons in marimo (issue 17.4): one anywidget, so the whole lesson shows and plays ------
 

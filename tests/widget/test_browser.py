@@ -10,6 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from pyramid_widget import PRESETS, Game
+from pyramid_widget.engine.cards import card_str
+from pyramid_widget.engine.moves import Move
 from pyramid_widget.widget import PyramidWidget
 from pyramid_widget.widget.board import board_width
 from tests.support.browser import (
@@ -386,6 +388,41 @@ def test_every_playable_card_can_be_reached_and_tapped_in_a_320_px_column(
     screenshot(page.locator(".view"), f"narrow-320-{preset}")
 
 
+def test_a_card_held_at_the_edge_of_a_scrolled_board_scrolls_it_to_its_partner(
+    page: Any, static_server: StaticServer
+) -> None:
+    # pharaohs at 320 px opens centred; a partner in the far pyramid is out of view: held at
+    # the edge, the dragged card scrolls the board until the partner shows, and pairs with it
+    w = show_in_harness(
+        page, static_server, PyramidWidget("pharaohs", deal=7, records=False), width=320
+    )
+    scroller = page.locator(".pyr-scroll")
+    page.wait_for_function("() => document.querySelector('.pyr-scroll').scrollLeft > 0")
+    pairs = [m for m in w.game.legal_moves if m.kind.value == "pair"]
+    xs = {c["id"]: c.get("x", 0) for c in w.board["cards"]}
+
+    def far(move: Move) -> float:
+        a, b = (card_str(c) for c in move.cards)
+        return abs(xs.get(a, 0) - xs.get(b, 0))
+
+    move = max(pairs, key=far)
+    a, b = sorted((card_str(c) for c in move.cards), key=lambda n: xs.get(n, 0))
+    source, target = harness_card(page, b), harness_card(page, a)  # drag right to left
+    source.scroll_into_view_if_needed()
+    view = scroller.bounding_box()
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    edge = view["x"] + 6
+    page.mouse.move(edge, box["y"] + box["height"] / 2, steps=10)
+    page.wait_for_function("() => document.querySelector('.pyr-scroll').scrollLeft === 0")
+    dst = target.bounding_box()
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] * 0.75, steps=6)
+    page.mouse.up()
+    expect(page.locator(".pyr-moves")).to_have_text("1")
+    assert w.last_event["move"] in (f"{a}+{b}", f"{b}+{a}")
+
+
 def test_a_long_message_in_a_narrow_column_stays_on_its_background(
     page: Any, static_server: StaticServer
 ) -> None:
@@ -434,6 +471,53 @@ def test_a_stalemate_shows_the_lost_banner(page: Any, static_server: StaticServe
     banner.locator("[data-action='new']").click()
     expect(banner).to_be_hidden()
     expect(page.locator(PYRAMID)).to_have_count(28)
+
+
+@pytest.mark.parametrize("action", ["new", "restart"])
+def test_the_banners_buttons_pressed_from_the_keyboard_leave_the_focus_on_the_board(
+    page: Any, static_server: StaticServer, action: str
+) -> None:
+    w = PyramidWidget("hard", records=False)
+    w.load(Game.from_position("hard", pyramid=[None] * 26 + ["5H", "9C"], stock=["2D"]))
+    show_in_harness(page, static_server, w, width=360)
+    harness_card(page, "5H").focus()
+    page.keyboard.press("d")  # the last draw: the game is lost, the banner takes the focus
+    banner = page.locator(".pyr-banner")
+    expect(banner.locator("[data-action='new']")).to_be_focused()
+    # in a narrow column the box sits low, clear of the message at the top, its buttons whole
+    box, msg = banner.locator(".pyr-banner-box").bounding_box(), page.locator(".pyr-message-text")
+    assert msg.bounding_box()["y"] + msg.bounding_box()["height"] <= box["y"]
+    heights = banner.locator(".pyr-btn").evaluate_all("ns => ns.map(n => n.offsetHeight)")
+    assert max(heights) < 2 * min(heights), heights  # no button wrapped onto several lines
+    banner.locator(f"[data-action='{action}']").focus()
+    page.keyboard.press("Enter")
+    expect(banner).to_be_hidden()
+    page.keyboard.press("d")  # the focus is on the new game's cards: D draws there
+    expect(page.locator(".pyr-moves")).to_have_text("1")
+    assert w.moves == 1 and page.evaluate("document.activeElement.closest('.pyr-root') !== null")
+
+
+def test_pause_holds_the_solvers_line_and_resume_goes_on_with_it(
+    page: Any, static_server: StaticServer
+) -> None:
+    w = show_in_harness(
+        page, static_server, PyramidWidget("medium", deal=SHORT_DEAL, records=False)
+    )
+    page.locator(".pyr-speed").select_option("slow")
+    page.locator(".pyr-toolbar [data-action='solve']").click()
+    expect(page.locator(".pyr-moves")).to_have_text("1", timeout=20_000)
+    page.locator(".pyr-toolbar [data-action='pause']").click()
+    expect(page.locator(".pyr-paused")).to_be_visible()
+    held = w.moves
+    expect(page.locator(".pyr-message")).to_be_hidden()  # nothing of the board shows paused
+    page.wait_for_timeout(2500)  # two of the slow speed's steps: none is played
+    assert w.moves == held and w.autoplay
+    page.locator(".pyr-paused [data-action='resume']").click()
+    page.locator(".pyr-speed").select_option("fast")
+    expect(page.locator(".pyr-banner")).to_contain_text(
+        "Won with the solver's help", timeout=20_000
+    )
+    assert w.moves == 16 and w.message.startswith("Won with the solver's help.")
 
 
 def test_solve_button_plays_the_line_step_by_step(page: Any, static_server: StaticServer) -> None:

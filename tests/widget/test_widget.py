@@ -173,7 +173,7 @@ def test_refused_moves_name_cards_in_words_never_in_codes() -> None:
 def test_select_explains_a_covered_card(w: PyramidWidget) -> None:
     ev = send(w, kind="select", card="5C")
     assert not ev["ok"]
-    assert w.message == "The 5 of clubs is still covered by 2 of clubs and 10 of clubs."
+    assert w.message == "The 5 of clubs is still covered by the 2 of clubs and the 10 of clubs."
     moves = w.moves
     send(w, kind="select", card="QS")  # available: nothing to say, nothing changes
     assert w.moves == moves

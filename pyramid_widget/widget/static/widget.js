@@ -316,6 +316,13 @@ class PyramidView {
     this.root.removeEventListener("focusout", this.onFocusOut);
   }
 
+  /** The focused element as this board sees it: inside marimo's shadow root,
+   * `document.activeElement` is the shadow host, so the root node is asked. */
+  activeEl() {
+    const rootNode = this.root.getRootNode();
+    return (rootNode && rootNode.activeElement) || document.activeElement;
+  }
+
   later(fn, ms) {
     const t = setTimeout(() => { this.timers.delete(t); fn(); }, ms);
     this.timers.add(t);
@@ -335,6 +342,7 @@ class PyramidView {
     const theme = this.model.get("theme") || "auto";
     this.root.dataset.theme = theme;
     this.root.dataset.status = this.model.get("status") || "playing";
+    this.root.dataset.paused = String(!!this.model.get("paused"));
     this.root.dataset.rules = (b.rules && b.rules.name) || "";
     this.root.dataset.compact = String(this.compact);
     if (this.selected && !(b.cards || []).some((c) => c.id === this.selected && c.available)) this.selected = null;
@@ -346,7 +354,7 @@ class PyramidView {
     this.renderBanner();
     this.renderPanel();
     const pausedNow = !!this.model.get("paused");
-    if (pausedNow && this.pauseEl.hidden && this.root.contains(document.activeElement)) {
+    if (pausedNow && this.pauseEl.hidden && this.root.contains(this.activeEl())) {
       this.focusAfterPause = true;
       this.later(() => this.pauseEl.querySelector("button").focus({ preventScroll: true }), 0);
     }
@@ -377,8 +385,9 @@ class PyramidView {
       const needs = { stats: features.records, solve: features.assist, truth: features.assist }[kind];
       btn.hidden = !controls.includes(kind) || needs === false;
     }
-    this.buttons.undo.disabled = !b.can_undo;
-    this.buttons.redo.disabled = !b.can_redo;
+    const paused = !!this.model.get("paused");
+    this.buttons.undo.disabled = !b.can_undo || paused;
+    this.buttons.redo.disabled = !b.can_redo || paused;
     this.buttons.hint.disabled = !playing;
     this.buttons.solve.disabled = !playing;
     this.buttons.pause.textContent = this.model.get("paused") ? "Resume" : "Pause";
@@ -401,7 +410,7 @@ class PyramidView {
     // A toolbar button that had the focus and is disabled now (Undo back to the deal, Redo at
     // the end) would drop the focus to the page, whose shortcuts would then get D, U and R:
     // the focus goes back to the board's card instead.
-    const active = document.activeElement;
+    const active = this.activeEl();
     if (active && active.disabled && this.toolbar.contains(active)) this.focusCurrent();
   }
 
@@ -547,7 +556,7 @@ class PyramidView {
     this.posIds = new Map();
     // Where the focused card was before this render: if it is paired away to the discard or
     // covered again (an undo), the focus moves to the nearest playable card from there.
-    const active = document.activeElement;
+    const active = this.activeEl();
     const focusedCard = active && active.classList.contains("pyr-card") && this.boardEl.contains(active) ? active : null;
     const focusedSpot = focusedCard ? this.spot(focusedCard) : null;
     for (const c of cards) {
@@ -582,7 +591,7 @@ class PyramidView {
     let refocus = null;
     for (const [id, node] of this.cardEls) {
       if (seen.has(id)) continue;
-      if (node === document.activeElement || node.contains(document.activeElement)) refocus = this.spot(node);
+      if (node === this.activeEl() || node.contains(this.activeEl())) refocus = this.spot(node);
       this.cardEls.delete(id);
       node.classList.add("is-leaving");
       node.removeAttribute("data-zone");
@@ -592,7 +601,7 @@ class PyramidView {
     this.slotsEl.querySelector('[data-zone="stock"] .pyr-slot-face')?.classList.toggle("is-hint", hi.has("stock"));
     // Focus that was on a card now gone (a pair, a King) or no longer playable (on the discard
     // pile, covered again) goes to the nearest playable card.
-    if (!refocus && focusedCard && focusedCard === document.activeElement && !focusedCard.classList.contains("is-playable"))
+    if (!refocus && focusedCard && focusedCard === this.activeEl() && !focusedCard.classList.contains("is-playable"))
       refocus = focusedSpot;
     if (refocus) this.focusNear(refocus);
     this.updateRoving();
@@ -756,8 +765,12 @@ class PyramidView {
     const b = this.board;
     const truth = this.model.get("truth") || {};
     if (status === "playing" || this.model.get("banner") === false) {
+      // Its New deal or Restart pressed (by Enter or a click): the focus goes to the new
+      // game's cards, not to the page with the hidden button.
+      const had = !this.banner.hidden && this.banner.contains(this.activeEl());
       this.banner.hidden = true;
       this.bannerKey = null;
+      if (had) this.focusCurrent();
       return;
     }
     const assisted = !!this.model.get("assisted");
@@ -770,7 +783,7 @@ class PyramidView {
     if (this.bannerDismissed === ended) { this.banner.hidden = true; return; }
     if (key === this.bannerKey && !this.banner.hidden) return;
     this.bannerKey = key;
-    const focusInside = this.root.contains(document.activeElement);
+    const focusInside = this.root.contains(this.activeEl());
     const won = status === "won";
     // A game the solver played or hinted is won with its help: no "You won!", no score (the
     // records keep it apart as assisted, never a win, a streak or a best).
@@ -890,7 +903,7 @@ class PyramidView {
 
   renderHostButtons(list) {
     const items = list.filter((b) => b && typeof b === "object" && PANEL_ACTION.test(b.action) && b.action !== "pick");
-    const active = this.root.getRootNode().activeElement; // inside marimo's shadow root too
+    const active = this.activeEl();
     let lost = null;
     const nodes = items.map((b) => {
       let node = this.hostButtons.get(b.action);
@@ -933,7 +946,7 @@ class PyramidView {
   /** Close the open panel; focus inside it goes back to the board, never to the page. */
   closePanel() {
     if (!this.panelName) return;
-    const inside = this.panel.contains(document.activeElement);
+    const inside = this.panel.contains(this.activeEl());
     // A refused deal's error is shown in the panel and on the message line: it goes with the
     // panel (the board did not change).
     if (this.panelName === "new" && this.newError && !this.newError.hidden) this.clearStale();
@@ -1134,7 +1147,7 @@ class PyramidView {
     const node = e.target.closest(".pyr-card");
     if (!node || e.button !== 0 || node.classList.contains("is-leaving")) return;
     this.clearStale();
-    this.press = { id: node.dataset.id, node, x: e.clientX, y: e.clientY, drag: false };
+    this.press = { id: node.dataset.id, node, x: e.clientX, y: e.clientY, drag: false, scroll0: this.scrollEl.scrollLeft };
     this.onMove = (ev) => this.pointerMove(ev);
     this.onUp = (ev) => this.pointerUp(ev);
     window.addEventListener("pointermove", this.onMove);
@@ -1152,9 +1165,35 @@ class PyramidView {
       p.drag = true;
       p.node.classList.add("is-dragging");
     }
+    p.lastX = e.clientX;
+    p.lastY = e.clientY;
+    this.dragTo(p);
+    // A board wider than its column scrolls while the dragged card is held at its edge, so a
+    // partner out of view can be reached (by touch too, where no wheel turns).
+    const sc = this.scrollEl;
+    const box = sc.getBoundingClientRect();
+    const edge = Math.min(32, box.width / 6);
+    p.edge = sc.scrollWidth <= sc.clientWidth ? 0 : e.clientX < box.left + edge ? -1 : e.clientX > box.right - edge ? 1 : 0;
+    if (p.edge && !p.scrolling) {
+      p.scrolling = true;
+      const tick = () => {
+        if (this.press !== p || !p.drag || !p.edge) { p.scrolling = false; return; }
+        const before = sc.scrollLeft;
+        sc.scrollLeft += p.edge * 8;
+        if (sc.scrollLeft !== before) this.dragTo(p);
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    }
+  }
+
+  /** Place the dragged card under the pointer (the board may have scrolled since the press)
+   * and light the card or cell it would drop on. */
+  dragTo(p) {
+    const dx = p.lastX - p.x + (this.scrollEl.scrollLeft - p.scroll0), dy = p.lastY - p.y;
     p.node.style.setProperty("--dx", `${dx}px`);
     p.node.style.setProperty("--dy", `${dy}px`);
-    const target = this.dropTarget(e.clientX, e.clientY, p.id);
+    const target = this.dropTarget(p.lastX, p.lastY, p.id);
     this.boardEl.querySelectorAll(".is-drop").forEach((n) => n.classList.remove("is-drop"));
     // A face-down card is no partner: it is not lit as a drop target.
     if (target && !target.classList.contains("is-down")) target.classList.add("is-drop");
