@@ -118,6 +118,19 @@ def parse_card(text: str) -> Card:
     return RANKS.index(cleaned[0]) * 4 + SUITS.index(cleaned[1]) + (52 if second else 0)
 
 
+def is_card(value: object) -> bool:
+    """Whether ``value`` is text :func:`parse_card` reads as a card.
+
+    >>> is_card("td"), is_card("10H"), is_card("-5"), is_card(7)
+    (True, True, False, False)
+    """
+    try:
+        parse_card(value)  # type: ignore[arg-type]
+    except InvalidCardError:
+        return False
+    return True
+
+
 def card_problem(value: object, decks: int = 2) -> str | None:
     """Why ``value`` is no card of a game of ``decks`` decks, in one sentence, or ``None``
     when it is one. Every part of the engine that takes a card says it with these words.

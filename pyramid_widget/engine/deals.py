@@ -24,7 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pyramid_widget.engine.cards import DECK, Card, card_problem, card_str, deck, parse_card
+from pyramid_widget.engine.cards import (
+    DECK,
+    Card,
+    card_problem,
+    card_str,
+    deck,
+    is_card,
+    parse_card,
+)
 from pyramid_widget.engine.quoting import shown
 from pyramid_widget.errors import InvalidCardError, InvalidDealError
 
@@ -124,7 +132,7 @@ def parse_deal(text: str, decks: int = 1) -> Deal:
             f"a deal must be a string of {size} cards, got {type(text).__name__}"
         )
     words = text.split()
-    if len(words) == 1 and not _is_card(words[0]):
+    if len(words) == 1 and not is_card(words[0]):
         # One word that is no card ("-5", "abc", "1.5", "1e3" typed in a deal box) was meant
         # as a deal number: say what a deal number is, not that 51 cards are missing.
         raise InvalidDealError(
@@ -151,14 +159,6 @@ def parse_deal(text: str, decks: int = 1) -> Deal:
             return validate_deal(cards, decks)
         return validate_deal(by_appearance(cards), decks)
     return validate_deal(cards, decks)
-
-
-def _is_card(word: str) -> bool:
-    try:
-        parse_card(word)
-    except InvalidCardError:
-        return False
-    return True
 
 
 def _count(n: int) -> str:

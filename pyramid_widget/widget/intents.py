@@ -34,8 +34,8 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pyramid_widget.engine.cards import parse_card
-from pyramid_widget.errors import IntentError, InvalidCardError, InvalidMoveError
+from pyramid_widget.engine.cards import is_card
+from pyramid_widget.errors import IntentError
 
 #: The most characters of a page's value quoted back in a message (then "…").
 QUOTE_LIMIT = 60
@@ -78,20 +78,10 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _is_card(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        parse_card(value)
-    except (InvalidCardError, InvalidMoveError, ValueError):
-        return False
-    return True
-
-
 def _card(value: Any, field: str) -> str:
     if not isinstance(value, str):
         raise IntentError(f"field {field!r} must be a card name like '5H', got {quote(value)}")
-    if not _is_card(value):
+    if not is_card(value):
         raise IntentError(f"{quote(value)} is not a card (cards look like 'AS', 'TD', 'KH')")
     return value.upper()
 
