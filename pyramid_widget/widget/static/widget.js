@@ -93,6 +93,8 @@ const VIEW_TRAITS = ["board", "status", "highlight", "paused", "controls", "them
   "autoplay", "features", "banner", "compact", "busy", "solve_speed", "post_mortem_text", "rules_info", "assisted"];
 // Solve speeds (seconds between the solver's moves; "step": one move per click on Next move).
 const SPEEDS = [["slow", "Slow", 1000], ["normal", "Normal", 420], ["fast", "Fast", 120], ["step", "Step by step", 0]];
+// What a touch on (or a drop onto) a face-down card says; Python's why_unavailable says the same.
+const FACE_DOWN = "That card is face down: it turns over once nothing covers it.";
 const moveWord = (n) => `${n} ${n === 1 ? "move" : "moves"}`;
 // The panel around the board (the `panel` trait): what its data may name. Anything else is
 // left out (a feedback kind outside the list is "info"; a class or action of other
@@ -342,7 +344,8 @@ class PyramidView {
     const theme = this.model.get("theme") || "auto";
     this.root.dataset.theme = theme;
     this.root.dataset.status = this.model.get("status") || "playing";
-    this.root.dataset.paused = String(!!this.model.get("paused"));
+    const pausedNow = !!this.model.get("paused");
+    this.root.dataset.paused = String(pausedNow);
     this.root.dataset.rules = (b.rules && b.rules.name) || "";
     this.root.dataset.compact = String(this.compact);
     if (this.selected && !(b.cards || []).some((c) => c.id === this.selected && c.available)) this.selected = null;
@@ -353,7 +356,6 @@ class PyramidView {
     this.renderMessage();
     this.renderBanner();
     this.renderPanel();
-    const pausedNow = !!this.model.get("paused");
     if (pausedNow && this.pauseEl.hidden && this.root.contains(this.activeEl())) {
       this.focusAfterPause = true;
       this.later(() => this.pauseEl.querySelector("button").focus({ preventScroll: true }), 0);
@@ -370,7 +372,7 @@ class PyramidView {
       this.pendingWinnable = false;
       this.newResult({ ok: true });
     }
-    this.boardEl.classList.toggle("is-hidden", !!this.model.get("paused"));
+    this.boardEl.classList.toggle("is-hidden", pausedNow);
     this.trace("rendered");
   }
 
@@ -378,20 +380,20 @@ class PyramidView {
     const controls = this.controls;
     const b = this.board;
     const features = this.model.get("features") || {};
-    // Paused: the board is hidden, so no hint or solver either (Stop still stops a line).
-    const playing = this.model.get("status") === "playing" && !this.model.get("paused");
+    // Paused: the board is hidden, so no undo, hint or solver either (Stop still stops a line).
+    const paused = !!this.model.get("paused");
+    const playing = this.model.get("status") === "playing" && !paused;
     for (const [kind] of TOOLBAR) {
       const btn = this.buttons[kind];
       const needs = { stats: features.records, solve: features.assist, truth: features.assist }[kind];
       btn.hidden = !controls.includes(kind) || needs === false;
     }
-    const paused = !!this.model.get("paused");
     this.buttons.undo.disabled = !b.can_undo || paused;
     this.buttons.redo.disabled = !b.can_redo || paused;
     this.buttons.hint.disabled = !playing;
     this.buttons.solve.disabled = !playing;
-    this.buttons.pause.textContent = this.model.get("paused") ? "Resume" : "Pause";
-    this.buttons.pause.setAttribute("aria-pressed", String(!!this.model.get("paused")));
+    this.buttons.pause.textContent = paused ? "Resume" : "Pause";
+    this.buttons.pause.setAttribute("aria-pressed", String(paused));
     const truth = this.model.get("truth") || {};
     this.buttons.truth.setAttribute("aria-pressed", String(!!truth.on));
     // Solve toggles: while its line plays (or it is thinking) the button stops it.
@@ -591,7 +593,7 @@ class PyramidView {
     let refocus = null;
     for (const [id, node] of this.cardEls) {
       if (seen.has(id)) continue;
-      if (node === this.activeEl() || node.contains(this.activeEl())) refocus = this.spot(node);
+      if (active && node.contains(active)) refocus = this.spot(node); // (contains: itself too)
       this.cardEls.delete(id);
       node.classList.add("is-leaving");
       node.removeAttribute("data-zone");
@@ -1128,7 +1130,7 @@ class PyramidView {
     const card = (this.board.cards || []).find((c) => c.id === id);
     if (!card) return;
     this.clearStale();
-    if (card.face_down) { this.select(null); this.note("That card is face down: it turns over once nothing covers it."); return; }
+    if (card.face_down) { this.select(null); this.note(FACE_DOWN); return; }
     if (!card.available && !card.playable) { this.select(null); this.send({ kind: "select", card: id }); return; }
     const rules = this.board.rules || {};
     if (card.rank === 13 && rules.kings_alone) { this.select(null); this.send({ kind: "king", card: id }); return; }
@@ -1227,7 +1229,7 @@ class PyramidView {
     const target = e.type === "pointerup" ? this.dropTarget(e.clientX, e.clientY, p.id) : null;
     if (!target) return;
     this.select(null);
-    if (target.classList.contains("is-down")) { this.note("That card is face down: it turns over once nothing covers it."); return; }
+    if (target.classList.contains("is-down")) { this.note(FACE_DOWN); return; }
     if (target.classList.contains("pyr-card")) this.send({ kind: "pair", cards: [p.id, target.dataset.id] });
     else this.send({ kind: "cell", card: p.id });
   }
