@@ -182,14 +182,41 @@ def expand(model: Model, state: State) -> Successors:
 
 def dead_after(model: Model, alive: int, bits: int) -> bool:
     """Whether removing ``bits`` (leaving ``alive``) starves a card that must still go of
-    every partner it could meet, or breaks Hall's condition in the rank class removed."""
-    check = union_of(model.affects, bits)
-    if starved_in(check & alive, model.needs, alive):
-        return True
-    if model.rules.pairing == "sum13":
-        r = model.cards[(bits & -bits).bit_length() - 1] // 4 + 1
-        return r != 13 and not model.counts_ok(alive, r)
-    return False
+    every partner it could meet, or breaks Hall's condition in the rank class removed.
+
+    Under sum-13 pairing partners and needs stay inside a rank class {r, 13 - r}, so the
+    answer depends only on the cards left of the removed cards' class: it is cached per
+    class remainder (``Model.dead_cache``, at most 2^8 entries a class), and every card of
+    the class that must go is checked, not only those the removal touched (a card with no
+    partner left that it could meet makes any position lost).
+
+    >>> from pyramid_widget.engine.cards import parse_card
+    >>> from pyramid_widget.engine.game import Game
+    >>> from pyramid_widget.solver.model import Model
+    >>> def after_5h_8d(stock):  # remove the pyramid's 5H with the stock's 8D
+    ...     model = Model.from_game(Game.from_position(
+    ...         "medium", pyramid=[None] * 26 + ["5H", "8C"], stock=stock))
+    ...     bits = 1 << 26 | 1 << model.cards.index(parse_card("8D"))
+    ...     return dead_after(model, model.root[0] & ~bits, bits)
+    >>> after_5h_8d(["8D", "5S"])  # the 8C still has the 5S
+    False
+    >>> after_5h_8d(["8D", "9S"])  # no Five left for the 8C
+    True
+    """
+    if model.rules.pairing != "sum13":
+        check = union_of(model.affects, bits)
+        return starved_in(check & alive, model.needs, alive)
+    slot = (bits & -bits).bit_length() - 1
+    left = alive & model.class_masks[slot]
+    cache = model.dead_cache
+    hit = cache.get(left)
+    if hit is None:
+        r = model.cards[slot] // 4 + 1
+        hit = starved_in(left & model.required, model.needs, left) or (
+            r != 13 and not model.counts_ok(left, r)
+        )
+        cache[left] = hit
+    return hit
 
 
 def _remove(model: Model, flags: Switches, state: State, bits: int, flag: int) -> State | None:

@@ -46,7 +46,6 @@ from pyramid_widget.solver.model import (
     State,
     normalise,
     slots_of,
-    starved_in,
     uncovered,
 )
 from pyramid_widget.solver.moves import dead_after
@@ -360,31 +359,11 @@ def _reach(board: int, lo: int, most: int) -> tuple[int | None, bool]:
 
 def _dead_test(model: Model) -> tuple[Callable[[int, int], bool], dict[int, bool]]:
     """``dead(board, bits)``: whether the position left after removing ``bits`` is a dead end
-    (:func:`~pyramid_widget.solver.moves.dead_after`). Under sum-13 pairing the answer
-    depends only on the cards left of the removed cards' rank class {r, 13 - r} (partners
-    and needs stay inside the class), so it is cached per class remainder; and every card
-    of the class that must go is checked, not only those the removal touched (a card with
-    no partner left it could meet makes any position lost). Also returned: that cache,
+    (:func:`~pyramid_widget.solver.moves.dead_after`); and its cache under sum-13 pairing,
     ``board & class_masks[lowest slot of bits]`` to the answer (the hot loop looks there
     first; empty under other pairings)."""
-    cache: dict[int, bool] = {}
-    if model.rules.pairing != "sum13":
-        return lambda board, bits: dead_after(model, board, bits), cache
-    classes, needs, required, cards = model.class_masks, model.needs, model.required, model.cards
-
-    def dead(board: int, bits: int) -> bool:
-        slot = (bits & -bits).bit_length() - 1
-        left = board & classes[slot]
-        hit = cache.get(left)
-        if hit is None:
-            r = rank(cards[slot])
-            hit = starved_in(left & required, needs, left) or (
-                r != 13 and not model.counts_ok(left, r)
-            )
-            cache[left] = hit
-        return hit
-
-    return dead, cache
+    cache = model.dead_cache if model.rules.pairing == "sum13" else {}
+    return lambda board, bits: dead_after(model, board, bits), cache
 
 
 def _king_barriers(kings: int, lo: int, hi: int) -> tuple[int, int]:

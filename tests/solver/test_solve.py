@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import random
 import threading
 
 import pytest
@@ -15,7 +16,7 @@ from pyramid_widget.engine.deals import format_deal
 from pyramid_widget.engine.layout import BLOCKERS_MASK
 from pyramid_widget.solver import Solution, Verdict, solve, solve_deal
 from pyramid_widget.solver.macro import buried
-from pyramid_widget.solver.model import Model, needs_mask
+from pyramid_widget.solver.model import Model, needs_mask, starved_in, union_of
 from pyramid_widget.solver.moves import dead_after, expand
 from pyramid_widget.solver.search import collector_paused
 from tests.support.tier import sized
@@ -204,6 +205,39 @@ def test_counting_rule_two_cards_one_partner() -> None:
     )
     model = Model.from_game(game)
     assert not model.is_dead(model.root) and solve(game).winnable
+
+
+@pytest.mark.parametrize("rules", [*SUM13, "egypt"])
+def test_dead_end_test_cached_per_rank_class_answers_as_the_full_test(rules: str) -> None:
+    # dead_after caches its answer per class remainder under sum-13 pairing; on random
+    # positions (cards taken away at random, a pair or a King removed) it must answer as
+    # the full test over the whole board: the cards the removal touched, then Hall's count
+    rng = random.Random(rules)
+    for deal in range(6):
+        model = Model.from_game(Game(rules, deal=deal))
+        slots = [s for s in range(model.deck_hi) if model.cards[s] >= 0]
+        dead_seen = alive_seen = 0
+        for _ in range(300):
+            alive = model.root[0]
+            for s in rng.sample(slots, rng.randrange(len(slots))):
+                alive &= ~(1 << s)
+            a = rng.choice(slots)
+            mates = [b for b in slots if model.partners[a] >> b & 1]
+            bits = 1 << a | (1 << rng.choice(mates) if mates else 0)
+            left = alive & ~bits
+            r = rank(model.cards[(bits & -bits).bit_length() - 1])
+            check = union_of(model.affects, bits) & left
+            full = starved_in(check, model.needs, left) or (
+                r != 13 and not model.counts_ok(left, r)
+            )
+            assert dead_after(model, left, bits) is full, (deal, bin(left), bin(bits))
+            dead_seen += full
+            alive_seen += not full
+        if model.required:  # both answers were asked, many from the cache
+            assert dead_seen and alive_seen
+        else:  # egypt: with a cell nothing is required, so no position is a dead end here
+            assert not dead_seen
+        assert len(model.dead_cache) <= 6 * 2**8 + 2**4
 
 
 def test_king_removal_is_the_only_move_offered() -> None:
