@@ -23,7 +23,14 @@ from pyramid_widget.errors import ArgumentError, RecordsError
 if TYPE_CHECKING:
     from pyramid_widget.records import Records
 
-__all__ = ["DONE", "SHOWN", "LessonProgress", "default_learner", "is_progress_store"]
+__all__ = [
+    "DONE",
+    "SHOWN",
+    "LessonProgress",
+    "check_learner_argument",
+    "default_learner",
+    "is_progress_store",
+]
 
 #: The learner made the step's moves.
 DONE = "done"
@@ -52,6 +59,24 @@ def is_progress_store(records: object) -> bool:
     )
 
 
+def check_learner_argument(learner: object) -> None:
+    """Refuse a learner's name that no records store would keep, with
+    :class:`~pyramid_widget.errors.ArgumentError` (as a lesson board's other arguments are).
+
+    >>> check_learner_argument("ada")
+    >>> check_learner_argument(5)
+    Traceback (most recent call last):
+    ...
+    pyramid_widget.errors.ArgumentError: a learner's name must be text of 1 to 200 characters (not only spaces), got 5
+    """
+    from pyramid_widget.records.store import check_learner
+
+    try:
+        check_learner(learner)
+    except RecordsError as exc:
+        raise ArgumentError(str(exc)) from None
+
+
 class LessonProgress:
     """One learner's marks in a :class:`~pyramid_widget.records.Records` store.
 
@@ -70,13 +95,8 @@ class LessonProgress:
                 "records must be a pyramid_widget.records.Records (None: the default records "
                 f"file), got {reprlib.repr(records)}"
             )
-        if learner is not None:
-            from pyramid_widget.records.store import check_learner
-
-            try:  # a bad name is refused here, not at every step the learner finishes
-                check_learner(learner)
-            except RecordsError as exc:
-                raise ArgumentError(str(exc)) from None
+        if learner is not None:  # a bad name is refused here, not at every step finished
+            check_learner_argument(learner)
         self.records = records
         self.learner = default_learner() if learner is None else learner
         self.problem: str | None = records.warning

@@ -55,7 +55,11 @@ from pyramid_widget.engine.game import Game
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.errors import IllegalMoveError
 from pyramid_widget.lessons.model import Lesson, lesson_error
-from pyramid_widget.lessons.progress import LessonProgress, is_progress_store
+from pyramid_widget.lessons.progress import (
+    LessonProgress,
+    check_learner_argument,
+    is_progress_store,
+)
 from pyramid_widget.lessons.runner import LessonRunner, Outcome
 from pyramid_widget.lessons.style import STYLESHEET, step_classes
 from pyramid_widget.widget import STATIC, PyramidWidget
@@ -91,8 +95,11 @@ def _seconds(value: object) -> float:
 def _progress(records: Any, learner: str | None) -> LessonProgress | None:
     """Where the learner's progress is kept: ``records`` as :class:`PyramidWidget` takes it
     (``None``: the default records file, ``False``: nowhere, or a records store), refused
-    with the board's own sentence otherwise."""
+    with the board's own sentence otherwise; a bad ``learner`` is refused even where nothing
+    is kept."""
     if records is False:
+        if learner is not None:
+            check_learner_argument(learner)
         return None
     if records is not None and not is_progress_store(records):
         raise TypeError(

@@ -134,6 +134,7 @@ def test_a_bad_learner_name_is_refused_up_front(learner: Any, shown: str) -> Non
     with Records(":memory:") as records:
         for make in (
             lambda: LessonWidget(LESSONS, records=records, learner=learner),
+            lambda: LessonWidget(LESSONS, records=False, learner=learner),  # nothing kept
             lambda: LessonProgress(records, learner),
         ):
             with pytest.raises(ArgumentError) as caught:
