@@ -27,7 +27,7 @@ def _(mo):
         move. **Click a card, then its partner.** A wrong try is explained and the cards stay
         where they were; a right one says why it works. **Show me** plays the step for you
         (◐ *shown*; do it yourself to make it ● *done*), **Next** and **Previous** move between
-        steps, and the menu at the top right jumps between the lessons.
+        steps, and the **Lesson** menu above the board jumps between the lessons.
         """
     )
     return

@@ -4,6 +4,7 @@ widget and checks the learner's answer."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import nbformat
@@ -73,3 +74,30 @@ def test_notebook_runs_top_to_bottom(
     assert result_text(question).strip()
     check = next(cell for cell in code if ".check(my_answer)" in cell.source)
     assert result_text(check).startswith("✘ Not yet"), "the starting answer is incomplete"
+
+
+LESSON_PAGES = [*NOTEBOOKS, REPO / "notebooks" / "lessons_voila.ipynb"]
+
+
+def instructions(path: Path) -> str:
+    """The Markdown cells of a lesson page (its instructions to the learner)."""
+    nb = nbformat.read(path, as_version=4)
+    return "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+
+
+@pytest.mark.parametrize(
+    "path", [*LESSON_PAGES, REPO / "notebooks" / "lessons_marimo.py"], ids=lambda p: p.stem
+)
+def test_the_instructions_name_the_lesson_boards_own_controls(path: Path) -> None:
+    """A page sends the learner only to controls the lesson board shows, by their labels;
+    and it does not place the lesson menu "at the top right", where it is on a wide page
+    only (a narrow column wraps it under the title)."""
+    from pyramid_widget.lessons.widget import BUTTONS
+
+    text = path.read_text() if path.suffix == ".py" else instructions(path)
+    named = set(re.findall(r"\*\*([A-Z][A-Za-z ]+?)\*\*", text))
+    controls = set(BUTTONS.values()) | {"Lesson"}
+    mentioned = named & (controls | {"Menu", "Back", "Reset", "Restart", "Hint", "Truth"})
+    assert {"Show me", "Next", "Previous"} <= mentioned <= controls, mentioned
+    assert "top right" not in text
+    assert "**Lesson** menu" in text
