@@ -388,6 +388,48 @@ def test_every_playable_card_can_be_reached_and_tapped_in_a_320_px_column(
     screenshot(page.locator(".view"), f"narrow-320-{preset}")
 
 
+@pytest.mark.parametrize("preset", ["pharaohs", "medium"])
+def test_the_edge_where_a_wide_board_goes_on_out_of_view_is_shaded(
+    page: Any, static_server: StaticServer, preset: str
+) -> None:
+    # The audit: pharaohs in a 420 px column opened on its middle pyramid with its small left
+    # pyramid wholly out of view and no card cut at the edge, so nothing showed there was
+    # more. The felt now shades each edge beyond which the board goes on.
+    show_in_harness(page, static_server, PyramidWidget(preset, deal=7, records=False), width=420)
+    felt = page.locator(".pyr-felt")
+    scroller = page.locator(".pyr-scroll")
+
+    def shades() -> tuple[str | None, str | None, float, float]:
+        opacity = "(n, p) => getComputedStyle(n, p).opacity"
+        return (
+            felt.get_attribute("data-more-left"),
+            felt.get_attribute("data-more-right"),
+            float(felt.evaluate(opacity, "::before")),
+            float(felt.evaluate(opacity, "::after")),
+        )
+
+    if preset == "medium":  # the classic pyramid fits: no shade
+        expect(felt).to_have_attribute("data-more-right", "false")
+        assert shades() == ("false", "false", 0.0, 0.0)
+        return
+    expect(felt).to_have_attribute("data-more-left", "true")  # opened centred: both sides
+    expect(felt).to_have_attribute("data-more-right", "true")
+    page.wait_for_timeout(300)  # the fade-in
+    assert shades() == ("true", "true", 1.0, 1.0)
+    screenshot(page.locator(".view"), "narrow-420-pharaohs-shaded")
+    scroller.evaluate("n => { n.scrollLeft = 0; }")  # the player scrolls to the left end
+    expect(felt).to_have_attribute("data-more-left", "false")
+    expect(felt).to_have_attribute("data-more-right", "true")
+    scroller.evaluate("n => { n.scrollLeft = n.scrollWidth; }")  # and to the right end
+    expect(felt).to_have_attribute("data-more-left", "true")
+    expect(felt).to_have_attribute("data-more-right", "false")
+    page.wait_for_timeout(300)
+    assert shades()[2:] == (1.0, 0.0)
+    # a shade never takes a tap meant for the card under it
+    for side in ("::before", "::after"):
+        assert felt.evaluate("(n, p) => getComputedStyle(n, p).pointerEvents", side) == "none"
+
+
 def test_a_card_held_at_the_edge_of_a_scrolled_board_scrolls_it_to_its_partner(
     page: Any, static_server: StaticServer
 ) -> None:

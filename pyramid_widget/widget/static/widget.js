@@ -246,6 +246,7 @@ class PyramidView {
     // The wide family layouts (three pyramids side by side) keep cards of at least 24 px: in a
     // column too narrow for that, the board scrolls sideways inside the felt.
     this.scrollEl = h("div.pyr-scroll", {}, this.boardEl);
+    this.scrollEl.addEventListener("scroll", () => this.markEdges(), { passive: true });
     this.felt = h("div.pyr-felt", {}, this.msgEl, this.scrollEl, this.banner, this.pauseEl);
     // A click on the empty felt cancels the selection.
     this.felt.addEventListener("click", (e) => {
@@ -298,6 +299,19 @@ class PyramidView {
     if (!probe || !probe.offsetWidth) return;
     const small = String(probe.offsetWidth < 40);
     if (this.root.dataset.small !== small) this.root.dataset.small = small;
+    this.markEdges();
+  }
+
+  /** Shade an edge of the felt where the board goes on out of view (a board wider than the
+   * column scrolls): the player sees there is more even when no card is cut at that edge. */
+  markEdges() {
+    const sc = this.scrollEl;
+    const more = sc.scrollWidth - sc.clientWidth;
+    const left = String(more > 1 && sc.scrollLeft > 1);
+    const right = String(more > 1 && sc.scrollLeft < more - 1);
+    const d = this.felt.dataset;
+    if (d.moreLeft !== left) d.moreLeft = left;
+    if (d.moreRight !== right) d.moreRight = right;
   }
 
   destroy() {
@@ -474,6 +488,7 @@ class PyramidView {
       requestAnimationFrame(() => {
         const sc = this.scrollEl;
         sc.scrollLeft = Math.max(0, (sc.scrollWidth - sc.clientWidth) / 2);
+        this.markEdges();
       });
     }
   }
