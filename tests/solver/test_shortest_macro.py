@@ -721,3 +721,69 @@ def test_the_free_stock_test_only_drops_lost_positions(
     for move in pruned.line:
         trial.play(move)
     assert trial.status.value == ("won" if pruned.found else "playing")
+
+
+# -- rule hall over every card (adjacent ranks) ----------------------------------------
+
+
+def scarce_position(rules: RuleSet, seed: int) -> Game:
+    """A random position in which cards of a few close ranks compete for partners: pyramid
+    cards on the lower four rows with gaps (so some cover others and can never meet), and
+    a short stock, all drawn from Aces to 3s and Jacks to Kings."""
+    rng = random.Random(seed)
+    cards = [c for c in range(52) if c // 4 + 1 in (1, 2, 3, 11, 12, 13)]
+    rng.shuffle(cards)
+    pyramid: list[int | None] = [None] * 28
+    for pos in rng.sample(range(10, 28), rng.randint(6, 9)):
+        pyramid[pos] = cards.pop()
+    stock = [cards.pop() for _ in range(rng.randint(3, 6))]
+    return Game.from_position(rules, pyramid=pyramid, stock=stock)
+
+
+@pytest.mark.parametrize("sampling", [False, True], ids=["every-position", "sampled"])
+@pytest.mark.parametrize("name", ["cheops", "cheops-kings"])
+def test_positions_whose_cards_lack_partners_of_their_own_are_dropped_soundly(
+    name: str, sampling: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under adjacent ranks the A* drops a position whose cards that must go cannot each
+    have a partner of their own (rule ``hall``, ``_OwnPartners``); every length stays the
+    plain search's. Run as it is (each small search tests every position) and with the
+    rate judged after every test and one position in two sampled, so both modes prune;
+    the test must have fired on some of the positions, or it proves nothing."""
+    fired = tested = 0
+    paired = shortest_macro._OwnPartners.paired
+
+    def counting(self: Any, board: int) -> bool:
+        nonlocal fired, tested
+        answer = paired(self, board)
+        fired += not answer
+        tested += 1
+        return answer
+
+    monkeypatch.setattr(shortest_macro._OwnPartners, "paired", counting)
+    if sampling:
+        monkeypatch.setattr(shortest_macro._OwnPartners, "WINDOW", 2)
+        monkeypatch.setattr(shortest_macro._OwnPartners, "RATE", 1)
+        monkeypatch.setattr(shortest_macro._OwnPartners, "SAMPLE", 2)
+    for seed in seeds(range(500, 560), quick=30):  # all 60 with --thorough
+        check_a_star_against_plain_search(scarce_position(RULES[name], seed), (name, seed))
+    assert fired > 0 and tested > fired, (fired, tested)
+
+
+def test_the_partner_test_samples_below_its_rate_and_comes_back_above_it() -> None:
+    # two Aces, one over the other (they never meet), and one 2 left for both: no matching
+    ace_over_ace = [None] * 15 + ["AH"] + [None] * 5 + ["AS"] + [None] * 6
+    model = Model.from_game(Game.from_position("cheops", pyramid=ace_over_ace, stock=["2C", "KD"]))
+    lacking = model.root[0]
+    fine = lacking & ~PYRAMID_ALL  # no card left that must go
+    assert not shortest_macro.own_partners(model, lacking)
+    assert shortest_macro.own_partners(model, fine)
+    owned = shortest_macro._OwnPartners(model)
+    assert all(owned.due() for _ in range(owned.WINDOW))  # every position is tested at first
+    for _ in range(owned.WINDOW):
+        owned.paired(fine)  # a window in which the test never fires
+    asked = [owned.due() for _ in range(4 * owned.SAMPLE)]
+    assert asked.count(True) == 4  # now one position in SAMPLE
+    for _ in range(owned.WINDOW // owned.SAMPLE):
+        owned.paired(lacking)  # the samples fire
+    assert all(owned.due() for _ in range(8))  # every position again

@@ -75,7 +75,12 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "The cards that must go each need a partner of their own that they could meet (a "
         "matching): per rank class under sum-13 pairing, over all cards under adjacent ranks.",
         "As ``reach`` (it matches over ``Model.needs``).",
-        (_S + "model.own_partners", _S + "model.Model.counts_ok", _S + "moves.dead_after"),
+        (
+            _S + "model.own_partners",
+            _S + "model.Model.counts_ok",
+            _S + "moves.dead_after",
+            _S + "shortest_macro._OwnPartners",
+        ),
     ),
     PruningRule(
         "free-stock",
