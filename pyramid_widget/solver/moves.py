@@ -211,7 +211,7 @@ def dead_after(model: Model, alive: int, bits: int) -> bool:
     cache = model.dead_cache
     hit = cache.get(left)
     if hit is None:
-        r = model.cards[slot] // 4 + 1
+        r = model.ranks[slot]
         hit = starved_in(left & model.required, model.needs, left) or (
             r != 13 and not model.counts_ok(left, r)
         )

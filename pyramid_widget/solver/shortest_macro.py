@@ -104,14 +104,15 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     :class:`~pyramid_widget.solver.search.BucketQueue` (lowest ``f``, then highest ``g``,
     then last in): on ``medium`` deal 115, 9.8 s against 10.5 s with a binary heap keyed
     ``(f, -g)``, whose 700,000 pops on a large heap were about a tenth of the time.
-    The dead-end tests (:func:`_dead_test` unless its cache already knows the answer, and
+    The dead-end tests (:func:`~pyramid_widget.solver.moves.dead_after` unless its cache
+    already knows the answer, and
     :func:`~pyramid_widget.solver.macro.buried` in the last pass) are also put off until a
     position comes off the queue, with the removal that led to it (most children never do:
     on ``cheops`` deal 3, 416,881 pushed for 56,772 taken off). A dead position left in the
     tables meanwhile only skips positions it reaches by draws, which are lost as well.
     Removals are only tried at their earliest stop, which is also the cheapest. Where the
     stock top is available, a King there is removed, never drawn (:func:`_king_barriers`).
-    The dead-end test is cached per rank class (:func:`_dead_test`), and a position whose
+    The dead-end test is cached per rank class (``Model.dead_cache``), and a position whose
     pyramid cannot be cleared even with a free stock (:mod:`.prune.relax`; under sum-13
     pairing, where that test is cheap: under adjacent ranks, measured on ``cheops``, it cost
     about a second a deal and dropped nothing) is never expanded: it has no winning line, so
@@ -173,7 +174,9 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     queue: BucketQueue[tuple[Key, int]] = BucketQueue()  # (position, its bound or -1)
     queue.push(h0, 0, (rkey, h0))
     dominated = _Dominance(model).dominated
-    dead, dead_cache = _dead_test(model)
+    # the dead-end test's answers per rank class remainder, read first in the hot loop (under
+    # other pairings it keeps none: an empty table)
+    dead_cache = model.dead_cache if model.rules.pairing == "sum13" else {}
     # the free-stock test: cheap under sum-13 pairing; adjacent ranks make it slow, for nothing
     free = FreeStock(model) if applies(model) and model.rules.pairing == "sum13" else None
     freed: dict[int, bool] = {}  # free-stock answers by board
@@ -205,7 +208,7 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 if h == -1:
                     bits = parent[key][1]  # type: ignore[index]  # (the root is never lazy)
                     hit = dead_cache.get(board & classes[(bits & -bits).bit_length() - 1])
-                    if hit or (hit is None and dead(board, bits)):
+                    if hit or (hit is None and dead_after(model, board, bits)):
                         continue
                     if pno >= passes and buried(model, board, lo):
                         continue
@@ -415,15 +418,6 @@ def _reach(board: int, lo: int, most: int) -> tuple[int | None, bool]:
         stock &= stock - 1
     last = (stock & -stock).bit_length() - 1 if stock else None
     return last, (board >> lo).bit_count() + 2 <= most
-
-
-def _dead_test(model: Model) -> tuple[Callable[[int, int], bool], dict[int, bool]]:
-    """``dead(board, bits)``: whether the position left after removing ``bits`` is a dead end
-    (:func:`~pyramid_widget.solver.moves.dead_after`); and its cache under sum-13 pairing,
-    ``board & class_masks[lowest slot of bits]`` to the answer (the hot loop looks there
-    first; empty under other pairings)."""
-    cache = model.dead_cache if model.rules.pairing == "sum13" else {}
-    return lambda board, bits: dead_after(model, board, bits), cache
 
 
 def _king_barriers(kings: int, lo: int, hi: int) -> tuple[int, int]:

@@ -67,7 +67,7 @@ def _class_thresholds(model: Model, cards: int, stock: int) -> int:
     pyramid = cards & PYRAMID_ALL
     must = pyramid & model.required
     needs, ranks = model.needs, model.rank_masks
-    low_rank = model.cards[(cards & -cards).bit_length() - 1] // 4 + 1
+    low_rank = model.ranks[(cards & -cards).bit_length() - 1]
     sides = (ranks[low_rank], ranks[13 - low_rank])
     result = 0
     upper = ALL_THRESHOLDS  # thresholds above the k-th waste card of the class, from the top
