@@ -72,8 +72,9 @@ AGAIN = 1 << 21
 the children it held back."""
 
 Key = tuple[int, int, int]
-Link = tuple[Key, int, int, int]
-"""How a position was reached: the position before and the removal (a candidate)."""
+Link = tuple[Key | None, int, int, int, int]
+"""How a position was reached, most cheaply so far: the position before (``None`` for the
+root), the removal (a candidate) and the cost so far."""
 Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
 """The requirements of :meth:`Tables.extra` (see :meth:`Tables.groups`)."""
 Covered = list[tuple[int, tuple[int, ...]]]
@@ -104,12 +105,21 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     :class:`~pyramid_widget.solver.search.BucketQueue` (lowest ``f``, then highest ``g``,
     then last in): on ``medium`` deal 115, 9.8 s against 10.5 s with a binary heap keyed
     ``(f, -g)``, whose 700,000 pops on a large heap were about a tenth of the time.
-    The dead-end tests (:func:`~pyramid_widget.solver.moves.dead_after` unless its cache
-    already knows the answer, and
-    :func:`~pyramid_widget.solver.macro.buried` in the last pass) are also put off until a
-    position comes off the queue, with the removal that led to it (most children never do:
-    on ``cheops`` deal 3, 416,881 pushed for 56,772 taken off). A dead position left in the
-    tables meanwhile only skips positions it reaches by draws, which are lost as well.
+    Under sum-13 pairing the dead-end tests
+    (:func:`~pyramid_widget.solver.moves.dead_after` unless its cache already knows the
+    answer, and :func:`~pyramid_widget.solver.macro.buried` in the last pass) are also put
+    off until a position comes off the queue, with the removal that led to it (most
+    children never do: on ``cheops`` deal 3, 416,881 pushed for 56,772 taken off). A dead
+    position left in the tables meanwhile only skips positions it reaches by draws, which
+    are lost as well. Under other pairings they are not run: on ``cheops`` deals 0-199 the
+    search expands as many positions on every deal without them as with them (2,812,080 in
+    all; what they catch, the bound, which prices a card without a partner left at
+    :data:`LOST`, and rule ``hall`` catch as well), and they cost 8% of deal 156.
+    Skipping a dead-end test prunes less and nothing else, so the search stays exact.
+    The search keeps one table of positions: per position, its best cost so far and the
+    removal that reached it that cheaply (``parent``); a position reached again at no
+    greater cost is caught by :class:`_Dominance`, which sees every position but the root
+    (no move leads back to the root's board: every move removes a card).
     Removals are only tried at their earliest stop, which is also the cheapest. Where the
     stock top is available, a King there is removed, never drawn (:func:`_king_barriers`).
     The dead-end test is cached per rank class (``Model.dead_cache``), and a position whose
@@ -166,23 +176,25 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     twins = order.twins
     rboard, rlo = order.of(root[0], root[1])
     rkey: Key = (rboard, rlo, root[4])
-    cost: dict[Key, int] = {rkey: 0}
-    parent: dict[Key, Link | None] = {rkey: None}
+    parent: dict[Key, Link] = {rkey: (None, 0, 0, 0, 0)}
     h0 = bound(rboard, rlo, root[4])
     if h0 > limit:
         return Result(False, [], 1)
     queue: BucketQueue[tuple[Key, int]] = BucketQueue()  # (position, its bound or -1)
     queue.push(h0, 0, (rkey, h0))
     dominated = _Dominance(model).dominated
-    # the dead-end test's answers per rank class remainder, read first in the hot loop (under
-    # other pairings it keeps none: an empty table)
-    dead_cache = model.dead_cache if model.rules.pairing == "sum13" else {}
+    sum13 = model.rules.pairing == "sum13"
+    # the dead-end tests (rules reach and hall per rank class, and last-pass-burial) run under
+    # sum-13 pairing only: under adjacent ranks they cost 8% of cheops deal 156 and, over
+    # cheops deals 0-199, the search expands as many positions on every deal without them.
+    # Their answers per rank class remainder are read first in the hot loop.
+    dead_cache = model.dead_cache if sum13 else {}
     # the free-stock test: cheap under sum-13 pairing; adjacent ranks make it slow, for nothing
-    free = FreeStock(model) if applies(model) and model.rules.pairing == "sum13" else None
+    free = FreeStock(model) if applies(model) and sum13 else None
     freed: dict[int, bool] = {}  # free-stock answers by board
     # under other pairings: the matching of every card that must go to a partner of its own
     # (sum-13 pairing checks it per rank class, in the dead-end test)
-    owned = _OwnPartners(model) if model.rules.pairing != "sum13" else None
+    owned = None if sum13 else _OwnPartners(model)
     classes = model.class_masks
     flags = model.flags
     stop_kings = flags.forced_kings & ~PYRAMID_ALL if flags.stock_top and not flags.stall else 0
@@ -198,7 +210,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
     try:
         while queue:
             f, g, (key, h) = queue.pop()
-            if cost[key] < g:
+            link = parent[key]
+            if link[4] < g:
                 continue
             board, lo, pno = key
             again = h >= AGAIN  # back for the children it held back
@@ -206,12 +219,13 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 h -= AGAIN
             elif h < 0:  # queued with the cheap bound: the dead-end tests and the full bound
                 if h == -1:
-                    bits = parent[key][1]  # type: ignore[index]  # (the root is never lazy)
-                    hit = dead_cache.get(board & classes[(bits & -bits).bit_length() - 1])
-                    if hit or (hit is None and dead_after(model, board, bits)):
-                        continue
-                    if pno >= passes and buried(model, board, lo):
-                        continue
+                    if sum13:  # (the root is never lazy: it has no removal)
+                        bits = link[1]
+                        hit = dead_cache.get(board & classes[(bits & -bits).bit_length() - 1])
+                        if hit or (hit is None and dead_after(model, board, bits)):
+                            continue
+                        if pno >= passes and buried(model, board, lo):
+                            continue
                     h = first(board, lo, pno)
                     if g + h > f:
                         if g + h <= limit:  # the second part waits till it comes back
@@ -307,20 +321,19 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                     ):
                         nboard, nlo = settle(nboard, nlo, bits & deck_bits)
                         break
-                nkey = (nboard, nlo, npno)
-                if cost.get(nkey, limit + 1) <= ng:
-                    continue
+                # (a position reached before at no greater cost is dominated: every position
+                # but the root is in ``seen``, and no move leads back to the root's board)
                 entries = seen.get(nboard)
                 if entries is not None and dominated(entries, nboard, nlo, npno, ng):
                     continue
                 if dead_cache.get(nboard & classes[(bits & -bits).bit_length() - 1]):
                     continue  # known dead; the other tests wait till it comes off the queue
-                cost[nkey] = ng
                 if entries is None:
                     seen[nboard] = [(npno, nlo, ng)]
                 else:
                     entries.append((npno, nlo, ng))
-                parent[nkey] = (key, bits, at, crossed)
+                nkey = (nboard, nlo, npno)
+                parent[nkey] = (key, bits, at, crossed, ng)
                 queue.push(nf, ng, (nkey, -1))
             if held <= limit:
                 queue.push(held, g, (key, h + AGAIN))
@@ -1155,14 +1168,16 @@ class RankOrder:
                 above = board >> (s + 1) << (s + 1)
         return board, lo
 
-    def line(self, parent: Mapping[Key, Link | None], key: Key) -> list[Move]:
+    def line(self, parent: Mapping[Key, Link], key: Key) -> list[Move]:
         """The engine moves from the model's root to ``key`` along ``parent``, renamed from
         the canonical positions onto the real cards."""
-        links = []
+        links: list[tuple[Key, int, int, int]] = []  # (position before, removal)
         step = parent[key]
-        while step is not None:
-            links.append(step)
-            step = parent[step[0]]
+        before = step[0]
+        while before is not None:
+            links.append((before, step[1], step[2], step[3]))
+            step = parent[before]
+            before = step[0]
         model = self.model
         hi = model.deck_hi
         board, lo = model.root[0], model.root[1]
