@@ -182,7 +182,8 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
         return Result(False, [], 1)
     queue: BucketQueue[tuple[Key, int]] = BucketQueue()  # (position, its bound or -1)
     queue.push(h0, 0, (rkey, h0))
-    dominated = _Dominance(model).dominated
+    dominance = _Dominance(model)
+    dominated, wrap = dominance.dominated, dominance.wrap
     sum13 = model.rules.pairing == "sum13"
     # the dead-end tests (rules reach and hall per rank class, and last-pass-burial) run under
     # sum-13 pairing only: under adjacent ranks they cost 8% of cheops deal 156 and, over
@@ -324,9 +325,17 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                 # (a position reached before at no greater cost is dominated: every position
                 # but the root is in ``seen``, and no move leads back to the root's board)
                 entries = seen.get(nboard)
-                if entries is not None and dominated(entries, nboard, nlo, npno, ng):
-                    continue
-                if dead_cache.get(nboard & classes[(bits & -bits).bit_length() - 1]):
+                if entries is not None:
+                    if len(entries) == 1 and entries[0][0] == npno:  # the usual case, inline
+                        _, at0, cost0 = entries[0]
+                        if at0 <= nlo:  # reached from there by the draws up to nlo
+                            if cost0 + (nboard >> at0 & ((1 << (nlo - at0)) - 1)).bit_count() <= ng:
+                                continue
+                        elif wrap and dominated(entries, nboard, nlo, npno, ng):
+                            continue
+                    elif dominated(entries, nboard, nlo, npno, ng):
+                        continue
+                if dead_cache and dead_cache.get(nboard & classes[(bits & -bits).bit_length() - 1]):
                     continue  # known dead; the other tests wait till it comes off the queue
                 if entries is None:
                     seen[nboard] = [(npno, nlo, ng)]
