@@ -452,7 +452,9 @@ def test_item14_banner_dismiss_no_grey_redeal_grammar_short_labels(
     banner = page.locator(".pyr-banner")
     expect(banner.locator(".pyr-banner-figures")).to_contain_text("1 move ·")
     expect(page.locator(".pyr-draw")).to_be_hidden()  # no greyed Redeal: none is possible
-    expect(page.locator(".pyr-slot[data-zone='stock'] .pyr-caption")).to_have_text("No redeals")
+    stock = page.locator(".pyr-slot[data-zone='stock']")
+    expect(stock.locator(".pyr-caption-text")).to_have_text("No redeals")  # room enough
+    expect(stock.locator(".pyr-caption .pyr-sr")).to_have_text("No redeals")
     banner.locator("[data-action='dismiss']").click()
     expect(banner).to_be_hidden()
     expect(harness_card(page, "5H")).to_be_visible()
@@ -486,6 +488,49 @@ def test_item14_narrow_columns_stay_usable(page: Any, static_server: StaticServe
         felt = page.locator(".pyr-felt")
         assert felt.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), preset
         screenshot(page.locator(".view"), f"issue15-item14-narrow-{preset}")
+
+
+CAPTIONS = """ns => ns.map(n => ({
+    shown: n.querySelector('.pyr-caption-text').textContent,
+    full: n.querySelector('.pyr-sr').textContent,
+    title: n.getAttribute('title'),
+    cut: n.scrollWidth > n.clientWidth + 0.5,
+}))"""
+"""Each pile caption's shown name, full name (for screen readers), tooltip, and whether its
+text runs past its box (an ellipsis)."""
+
+
+@pytest.mark.parametrize("preset", ["giza", "anubis", "two_pyramids", "egypt"])
+def test_captions_take_shorter_names_in_narrow_columns_never_an_ellipsis(
+    page: Any, static_server: StaticServer, preset: str
+) -> None:
+    w = PyramidWidget(preset, deal=7, records=False)
+    show_in_harness(page, static_server, w, width=860)
+    wide = page.eval_on_selector_all(".pyr-caption", CAPTIONS)
+    assert wide and all(c["shown"] == c["full"] and not c["title"] for c in wide), wide
+    assert not any(c["cut"] for c in wide), wide
+    fulls = [c["full"] for c in wide]
+    # the column narrows (a phone, a side panel): every name still fits, shorter where it must
+    page.evaluate("document.querySelector('.view').style.width = '280px'")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.pyr-caption')].some(n => n.hasAttribute('title'))"
+    )
+    narrow = page.eval_on_selector_all(".pyr-caption", CAPTIONS)
+    assert [c["full"] for c in narrow] == fulls  # a screen reader hears the same names
+    for c in narrow:
+        assert not c["cut"], f"{preset}: {c['full']!r} cut to {c['shown']!r}"
+        assert c["shown"], c
+        shorter = c["shown"] != c["full"]
+        assert (c["title"] == c["full"]) if shorter else c["title"] is None, c
+    assert any(c["shown"] != c["full"] for c in narrow)
+    screenshot(page.locator(".view"), f"captions-narrow-{preset}")
+    # and wide again: the full names come back
+    page.evaluate("document.querySelector('.view').style.width = '860px'")
+    page.wait_for_function(
+        "() => ![...document.querySelectorAll('.pyr-caption')].some(n => n.hasAttribute('title'))"
+    )
+    again = page.eval_on_selector_all(".pyr-caption", CAPTIONS)
+    assert [c["shown"] for c in again] == fulls
 
 
 def test_also_the_live_region_announces_moves_politely_never_the_clock(

@@ -163,6 +163,14 @@ function h(tag, attrs = {}, ...kids) {
   return node;
 }
 
+/** Give a pile's caption its names, longest first: the first is the full name (read by screen
+ * readers, and the tooltip when a shorter one shows); `fitCaptions` picks the one that fits. */
+function setCaption(caption, names) {
+  if (!caption.names || caption.names[0] !== names[0]) caption.firstChild.textContent = names[0];
+  caption.names = names;
+  caption.lastChild.textContent = names[0];
+}
+
 function formatTime(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -299,6 +307,7 @@ class PyramidView {
     if (!probe || !probe.offsetWidth) return;
     const small = String(probe.offsetWidth < 40);
     if (this.root.dataset.small !== small) this.root.dataset.small = small;
+    this.fitCaptions();
     this.markEdges();
   }
 
@@ -460,6 +469,23 @@ class PyramidView {
       this.slotsEl.replaceChildren(...slots.map(([zone, i], n) => this.makeSlot(zone, i, n)));
     }
     for (const slot of this.slotsEl.children) this.updateSlot(slot, b);
+    this.fitCaptions();
+  }
+
+  /** A caption too wide for its slot takes its next shorter name ("Waste 1", "W 1", "W1"); the
+   * full name stays for screen readers and as the tooltip. Reads all widths, then writes, per round. */
+  fitCaptions() {
+    let left = [...this.slotsEl.querySelectorAll(".pyr-caption")].filter((c) => c.names);
+    for (const c of left) c.firstChild.textContent = c.names[0];
+    for (let level = 1; left.length; level++) {
+      left = left.filter((c) => c.names.length > level && c.scrollWidth > c.clientWidth + 0.5);
+      for (const c of left) c.firstChild.textContent = c.names[level];
+    }
+    for (const c of this.slotsEl.querySelectorAll(".pyr-caption")) {
+      const cut = !!c.names && c.firstChild.textContent !== c.names[0];
+      if (cut) c.title = c.names[0];
+      else c.removeAttribute("title");
+    }
   }
 
   /** Size the board for the layout (data, not a fixed shape): the tableau's width in card
@@ -495,7 +521,9 @@ class PyramidView {
 
   makeSlot(zone, i, n) {
     const slot = h("div.pyr-slot", { "data-zone": zone, "data-index": String(i), style: `--slot:${n}` },
-      h("div.pyr-slot-face"), h("div.pyr-caption"), h("span.pyr-badge"));
+      h("div.pyr-slot-face"),
+      h("div.pyr-caption", {}, h("span.pyr-caption-text", { "aria-hidden": "true" }), h("span.pyr-sr")),
+      h("span.pyr-badge"));
     const face = slot.firstChild;
     if (zone === "stock" || zone === "cell") {
       face.setAttribute("role", "button");
@@ -525,7 +553,8 @@ class PyramidView {
       const next = !!b.can_next_round;
       const what = next ? "deal the next round" : n > 0 ? "draw" : b.can_redeal ? "redeal" : "no redeals left";
       face.setAttribute("aria-label", `Stock, ${n} cards, ${passes} redeals left: ${what}`);
-      caption.textContent = n === 0 && !next && !b.can_redeal && b.passes_left === 0 ? "No redeals" : "Stock";
+      const over = n === 0 && !next && !b.can_redeal && b.passes_left === 0;
+      setCaption(caption, over ? ["No redeals", "Empty"] : ["Stock", "Stk"]);
       const draw = slot.querySelector(".pyr-draw");
       draw.textContent = next ? "Next round" : n > 0 ? "Draw" : "Redeal";
       draw.disabled = !(next || (n > 0 ? b.can_draw : b.can_redeal));
@@ -535,22 +564,22 @@ class PyramidView {
     } else if (zone === "reserve") {
       count = (b.reserve_counts || [])[i] || 0;
       face.setAttribute("aria-hidden", "true");
-      caption.textContent = `Reserve ${i + 1}`;
+      setCaption(caption, [`Reserve ${i + 1}`, `Res ${i + 1}`, `R${i + 1}`]);
     } else if (zone === "stocktop") {
       face.setAttribute("aria-hidden", "true");
-      caption.textContent = "Top card";
+      setCaption(caption, ["Top card", "Top"]);
     } else if (zone === "waste") {
       count = wastes[i] || 0;
       face.setAttribute("aria-hidden", "true");
-      caption.textContent = wastes.length > 1 ? `Waste ${i + 1}` : "Waste";
+      setCaption(caption, wastes.length > 1 ? [`Waste ${i + 1}`, `W ${i + 1}`, `W${i + 1}`] : ["Waste", "W"]);
     } else if (zone === "cell") {
       const full = (b.cells || [])[i];
       face.setAttribute("aria-label", full ? `Cell, holds ${full}` : "Cell, empty: move the selected card here");
-      caption.textContent = "Cell";
+      setCaption(caption, ["Cell"]);
       face.classList.toggle("is-target", !full && !!this.selected);
     } else {
       count = b.discard_count || 0;
-      caption.textContent = "Discard";
+      setCaption(caption, ["Discard", "Out"]);
       face.setAttribute("aria-hidden", "true");
     }
     badge.hidden = count === null;
