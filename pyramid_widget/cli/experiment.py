@@ -116,7 +116,9 @@ def _claim_out(name: str | None) -> Path | None:
     ``/proc``, a read-only directory, a file without write permission). An existing file is
     opened to append and left unchanged; a new one is created empty, and its path returned so
     that :func:`run` removes it again if the run then fails for another reason. (A disk that
-    fills up during the run can still only be found at the end.)
+    fills up during the run can still only be found at the end: the table is printed, and
+    :meth:`~pyramid_widget.lab.experiments.Results.to_csv` writes all or nothing, so a file
+    that was there is kept as it was.)
 
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp()) / "rows.csv"

@@ -32,6 +32,7 @@ import math
 import os
 import pickle
 import random
+import shutil
 import signal
 import sys
 import warnings
@@ -42,6 +43,7 @@ from typing import Any
 
 from pyramid_widget.engine.deals import MAX_DEAL_NUMBER, deal_from_number
 from pyramid_widget.engine.moves import MoveKind
+from pyramid_widget.engine.quoting import shown
 from pyramid_widget.engine.rules import RuleSet, get_rules
 from pyramid_widget.errors import ArgumentError
 from pyramid_widget.lab.stats_ci import mcnemar_exact, paired_difference_ci, wilson
@@ -301,14 +303,61 @@ class Results:
         return "\n".join(lines)
 
     def to_csv(self, path: str | os.PathLike[str]) -> Path:
-        """Write one row per game to ``path`` (CSV with a header) and return the path."""
+        """Write one row per game to ``path`` (CSV with a header) and return the path.
+
+        All or nothing: the rows go to a new file beside ``path`` that then takes its place
+        (with the old file's permissions; through a symbolic link, onto the file it names),
+        so a write that fails part way (a full disk, an interrupt) leaves a file that was
+        there as it was, and no half-written one. Where no file can be made beside it (a
+        directory only its files may be written in) or ``path`` is no regular file
+        (``/dev/stdout``, a pipe), the rows are written to ``path`` itself. A write that
+        fails raises ``OSError`` with one sentence naming the file.
+
+        >>> import tempfile
+        >>> r = Results(rows=[], rules=[], strategies=[], seed=0)
+        >>> out = r.to_csv(Path(tempfile.mkdtemp()) / "rows.csv")
+        >>> out.read_text().split(",")[:2], sorted(p.name for p in out.parent.iterdir())
+        (['game', 'deal'], ['rows.csv'])
+        """
         out = Path(path)
+        real = out.resolve() if out.is_symlink() else out
+        there = real.exists()
+        beside = False  # whether the rows go to a new file beside it first
+        try:
+            if there and not real.is_file():
+                self._write_csv(out)
+                return out
+            # opened like any new file ("x": never someone else's), so the umask sets its
+            # mode; a file that was there passes its own on
+            spare = real.with_name(f".{real.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+            try:
+                spare.open("x").close()
+            except OSError:
+                self._write_csv(out)
+                return out
+            beside = True
+            try:
+                if there:
+                    shutil.copymode(real, spare)
+                self._write_csv(spare)
+                os.replace(spare, real)
+            except BaseException:
+                spare.unlink(missing_ok=True)
+                raise
+        except OSError as exc:
+            kept = "; the file that was there is unchanged" if there and beside else ""
+            raise OSError(
+                f"cannot write the {len(self.rows):,} rows to {shown(str(out), 300)} "
+                f"({exc.strerror or exc}){kept}"
+            ) from exc
+        return out
+
+    def _write_csv(self, out: Path) -> None:
         with out.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow([f.name for f in fields(GameRow)])
             for row in self.rows:
                 writer.writerow(["" if v is None else v for v in asdict(row).values()])
-        return out
 
     def to_pandas(self) -> Any:
         """The rows as a pandas DataFrame (pandas is imported only here)."""

@@ -115,3 +115,17 @@ def test_a_run_that_fails_after_the_check_leaves_no_file_and_keeps_an_old_one(
     argv = ["experiment", "--rules", "hard", "--games", "3", "--jobs", "1", "--quiet"]
     assert cli.main([*argv, "--out", str(old)]) == 0
     assert len(old.read_text().splitlines()) == 4
+
+
+def test_a_full_disk_at_the_end_keeps_the_table_and_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``/dev/full`` refuses every write with "No space left on device", as a disk that
+    fills during a long run would: the table is printed first, then one line, exit 2."""
+    argv = ["experiment", "--rules", "hard", "--games", "3", "--jobs", "1", "--quiet"]
+    assert cli.main([*argv, "--out", "/dev/full"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[1].split()[:3] == ["hard", "greedy", "3"]
+    assert captured.err == (
+        "pyramid-widget: error: cannot write the 3 rows to '/dev/full' (No space left on device)\n"
+    )

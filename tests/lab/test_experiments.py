@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import csv
+import errno
 import itertools
 import math
 import random
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -265,6 +267,73 @@ def test_csv_has_one_row_per_game(serial: Results, tmp_path: Path) -> None:
         "seconds",
     ]
     assert rows[0]["rules"] == "medium" and rows[0]["result"] in ("won", "lost")
+
+
+class _FullDisk:
+    """A ``csv.writer`` whose disk fills up after ``rows`` rows (``ENOSPC``, as a real full
+    disk raises it from ``write``)."""
+
+    def __init__(self, rows: int) -> None:
+        self.left = rows
+        self.real = csv.writer  # (the module's own is patched with this one)
+
+    def __call__(self, handle: Any) -> _FullDisk:
+        self.inner = self.real(handle)
+        return self
+
+    def writerow(self, row: Any) -> Any:
+        if self.left <= 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.left -= 1
+        return self.inner.writerow(row)
+
+
+def test_csv_is_written_whole_or_not_at_all(
+    serial: Results, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = tmp_path / "old.csv"
+    old.write_text("a colleague's rows\n")
+    old.chmod(0o640)
+    new = tmp_path / "new.csv"
+    with monkeypatch.context() as patch:
+        patch.setattr(experiments.csv, "writer", _FullDisk(rows=5))
+        with pytest.raises(OSError) as kept:
+            serial.to_csv(old)
+        with pytest.raises(OSError) as nothing:
+            serial.to_csv(new)
+    rows = f"{len(serial):,} rows"
+    assert str(kept.value) == (
+        f"cannot write the {rows} to {str(old)!r} (No space left on device); "
+        "the file that was there is unchanged"
+    )
+    assert (
+        str(nothing.value) == f"cannot write the {rows} to {str(new)!r} (No space left on device)"
+    )
+    assert old.read_text() == "a colleague's rows\n"  # not cut to five rows
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]  # no half file, no spare
+    # the disk has room again: the rows replace the file, which keeps its permissions
+    assert serial.to_csv(old) == old
+    assert len(old.read_text().splitlines()) == len(serial) + 1
+    assert old.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]
+
+
+def test_csv_through_a_link_and_to_a_device(serial: Results, tmp_path: Path) -> None:
+    target = tmp_path / "data" / "rows.csv"
+    target.parent.mkdir()
+    target.write_text("old\n")
+    link = tmp_path / "latest.csv"
+    link.symlink_to(target)
+    assert serial.to_csv(link) == link
+    assert link.is_symlink() and link.resolve() == target  # the link stays, its file changes
+    assert target.read_text().startswith("game,deal,")
+    assert sorted(p.name for p in target.parent.iterdir()) == ["rows.csv"]
+    # no regular file (a device, a pipe): written in place, nothing made beside it
+    before = sorted(p.name for p in Path("/dev").iterdir())
+    assert serial.to_csv("/dev/null") == Path("/dev/null")
+    assert sorted(p.name for p in Path("/dev").iterdir()) == before
+    with pytest.raises(OSError, match=r"^cannot write the .* rows to '/dev/full' \(No space left"):
+        serial.to_csv("/dev/full")
 
 
 def test_what_if_sweeps_a_rule_parameter() -> None:
