@@ -408,13 +408,25 @@ def test_the_edge_where_a_wide_board_goes_on_out_of_view_is_shaded(
             float(felt.evaluate(opacity, "::after")),
         )
 
+    def faded_to(left: float, right: float) -> None:
+        """Wait out the shades' 0.2 s fade (longer on a busy machine) to these opacities."""
+        page.wait_for_function(
+            """([l, r]) => {
+                const n = document.querySelector('.pyr-felt');
+                const o = (p) => Number(getComputedStyle(n, p).opacity);
+                return o('::before') === l && o('::after') === r;
+            }""",
+            arg=[left, right],
+            timeout=10_000,
+        )
+
     if preset == "medium":  # the classic pyramid fits: no shade
         expect(felt).to_have_attribute("data-more-right", "false")
         assert shades() == ("false", "false", 0.0, 0.0)
         return
     expect(felt).to_have_attribute("data-more-left", "true")  # opened centred: both sides
     expect(felt).to_have_attribute("data-more-right", "true")
-    page.wait_for_timeout(300)  # the fade-in
+    faded_to(1.0, 1.0)
     assert shades() == ("true", "true", 1.0, 1.0)
     screenshot(page.locator(".view"), "narrow-420-pharaohs-shaded")
     scroller.evaluate("n => { n.scrollLeft = 0; }")  # the player scrolls to the left end
@@ -423,7 +435,7 @@ def test_the_edge_where_a_wide_board_goes_on_out_of_view_is_shaded(
     scroller.evaluate("n => { n.scrollLeft = n.scrollWidth; }")  # and to the right end
     expect(felt).to_have_attribute("data-more-left", "true")
     expect(felt).to_have_attribute("data-more-right", "false")
-    page.wait_for_timeout(300)
+    faded_to(1.0, 0.0)
     assert shades()[2:] == (1.0, 0.0)
     # a shade never takes a tap meant for the card under it
     for side in ("::before", "::after"):
