@@ -533,6 +533,116 @@ def test_captions_take_shorter_names_in_narrow_columns_never_an_ellipsis(
     assert [c["shown"] for c in again] == fulls
 
 
+class Fingers:
+    """Real touches on a phone-sized page, through Chromium's own input pipeline (CDP
+    ``Input.dispatchTouchEvent``): the browser, not the page, decides what a gesture is."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.cdp = page.context.new_cdp_session(page)
+
+    def _send(self, kind: str, points: list[tuple[float, float]]) -> None:
+        touch = [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]
+        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": touch})
+
+    def pinch(self, x: float, y: float) -> None:
+        """Two fingers down around (x, y), spread apart, lifted."""
+        self._send("touchStart", [(x - 10, y), (x + 10, y)])
+        for k in range(1, 13):
+            self._send("touchMove", [(x - 10 - 6 * k, y - 6 * k), (x + 10 + 6 * k, y + 6 * k)])
+            self.page.wait_for_timeout(16)
+        self._send("touchEnd", [])
+
+    def drag(self, start: tuple[float, float], end: tuple[float, float]) -> None:
+        """One finger from ``start`` to ``end``."""
+        self._send("touchStart", [start])
+        for k in range(1, 11):
+            t = k / 10
+            step = (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
+            self._send("touchMove", [step])
+            self.page.wait_for_timeout(16)
+        self._send("touchEnd", [])
+
+    def tap(self, at: tuple[float, float]) -> None:
+        self._send("touchStart", [at])
+        self._send("touchEnd", [])
+
+
+def _middle(locator: Any, down: float = 0.5) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] * down
+
+
+def test_two_fingers_on_a_card_zoom_the_page_and_one_still_plays(
+    chromium: Any, static_server: StaticServer
+) -> None:
+    """Small cards on a phone: a pinch that starts on a card zooms the page (it used to do
+    nothing there: the cards took every touch) and plays nothing; one finger still taps and
+    drags cards as before."""
+    context = chromium.new_context(
+        viewport={"width": 400, "height": 800}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        w = show_in_harness(
+            page, static_server, PyramidWidget("medium", deal=7, records=False), width=380
+        )
+        # as the hosts' pages say (JupyterLab, Voila): laid out at the phone's width
+        page.evaluate(
+            """() => { const m = document.createElement('meta'); m.name = 'viewport';
+            m.content = 'width=device-width, initial-scale=1'; document.head.append(m); }"""
+        )
+        page.wait_for_function("innerWidth === 400")
+        fingers = Fingers(page)
+        scale = page.evaluate("visualViewport.scale")
+        fingers.pinch(*_middle(harness_card(page, "AC")))
+        page.wait_for_function(f"visualViewport.scale > {scale} * 1.5")
+        expect(page.locator(".pyr-card.is-selected")).to_have_count(0)  # the pinch played nothing
+        expect(page.locator(".pyr-card.is-dragging")).to_have_count(0)
+        assert w.moves == 0 and w.message == ""
+        screenshot(page, "touch-pinch-on-a-card")
+        # one finger: a tap selects, a drag onto the partner pairs
+        fingers.tap(_middle(harness_card(page, "QC")))
+        expect(harness_card(page, "QC")).to_have_class(re.compile(r"\bis-selected\b"))
+        fingers.tap(_middle(harness_card(page, "QC")))  # the same card again: not alone
+        expect(page.locator(".pyr-card.is-selected")).to_have_count(0)
+        fingers.drag(_middle(harness_card(page, "AC")), _middle(harness_card(page, "QC"), 0.7))
+        expect(harness_card(page, "AC")).to_have_count(0)
+        assert w.moves == 1 and w.last_event["move"] == "AC+QC"
+    finally:
+        context.close()
+
+
+def test_a_cancelled_touch_plays_nothing(page: Any, static_server: StaticServer) -> None:
+    """The browser cancels a touch it takes over (a pinch, a scroll of the host page): the
+    card pressed is neither tapped nor dropped, and a dragged card goes back."""
+    w = show_in_harness(page, static_server, PyramidWidget("medium", deal=7, records=False))
+    card = harness_card(page, "AC")
+    x, y = _middle(card)
+    touch = {"button": 0, "pointerId": 7, "pointerType": "touch", "isPrimary": True}
+    card.dispatch_event("pointerdown", {**touch, "clientX": x, "clientY": y})
+    page.evaluate(
+        "e => window.dispatchEvent(new PointerEvent('pointercancel', e))",
+        {**touch, "clientX": x, "clientY": y},
+    )
+    expect(card).not_to_have_class(re.compile(r"\bis-selected\b"))  # no tap
+    card.dispatch_event("pointerdown", {**touch, "clientX": x, "clientY": y})
+    qc_x, qc_y = _middle(harness_card(page, "QC"), 0.7)
+    page.evaluate(
+        "e => window.dispatchEvent(new PointerEvent('pointermove', e))",
+        {**touch, "clientX": qc_x, "clientY": qc_y},
+    )
+    expect(card).to_have_class(re.compile(r"\bis-dragging\b"))
+    page.evaluate(
+        "e => window.dispatchEvent(new PointerEvent('pointercancel', e))",
+        {**touch, "clientX": qc_x, "clientY": qc_y},
+    )
+    expect(card).not_to_have_class(re.compile(r"\bis-dragging\b"))  # back in its place
+    expect(page.locator(".is-drop")).to_have_count(0)
+    assert card.evaluate("n => n.style.getPropertyValue('--dx')") == ""
+    assert w.moves == 0
+
+
 def test_also_the_live_region_announces_moves_politely_never_the_clock(
     page: Any, static_server: StaticServer
 ) -> None:

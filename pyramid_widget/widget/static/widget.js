@@ -1189,11 +1189,18 @@ class PyramidView {
   }
 
   // ----- pointer: tap or drag ---------------------------------------------------------------
+  // Cards take one finger (tap, drag) and leave two to the browser: a pinch started on a card
+  // zooms the page (touch-action: pinch-zoom), and the browser then cancels the press.
   pointerDown(e) {
+    if (this.press) {
+      const touches = this.press.touch && e.pointerType === "touch";
+      this.cancelPress(); // a press whose end was missed, or one finger of two
+      if (touches) return; // a second finger: a gesture, not a tap
+    }
     const node = e.target.closest(".pyr-card");
     if (!node || e.button !== 0 || node.classList.contains("is-leaving")) return;
     this.clearStale();
-    this.press = { id: node.dataset.id, node, x: e.clientX, y: e.clientY, drag: false, scroll0: this.scrollEl.scrollLeft };
+    this.press = { id: node.dataset.id, node, x: e.clientX, y: e.clientY, drag: false, scroll0: this.scrollEl.scrollLeft, pointer: e.pointerId, touch: e.pointerType === "touch" };
     this.onMove = (ev) => this.pointerMove(ev);
     this.onUp = (ev) => this.pointerUp(ev);
     window.addEventListener("pointermove", this.onMove);
@@ -1203,7 +1210,7 @@ class PyramidView {
 
   pointerMove(e) {
     const p = this.press;
-    if (!p) return;
+    if (!p || e.pointerId !== p.pointer) return;
     const dx = e.clientX - p.x, dy = e.clientY - p.y;
     if (!p.drag && Math.hypot(dx, dy) < 6) return;
     if (!p.drag) {
@@ -1258,24 +1265,32 @@ class PyramidView {
 
   pointerUp(e) {
     const p = this.press;
-    this.endPress();
-    if (!p) return;
+    if (!p || e.pointerId !== p.pointer) return;
+    this.cancelPress(); // the press ends; a dragged card goes back to its place first
+    if (e.type === "pointercancel") return; // the browser took it (a pinch): no tap, no drop
     if (!p.drag) {
       const playable = p.node.classList.contains("is-playable");
       this.tap(p.id);
       if (playable && p.node.isConnected) { this.current = p.id; p.node.focus({ preventScroll: true }); }
       return;
     }
-    p.node.classList.remove("is-dragging");
-    p.node.style.removeProperty("--dx");
-    p.node.style.removeProperty("--dy");
-    this.boardEl.querySelectorAll(".is-drop").forEach((n) => n.classList.remove("is-drop"));
-    const target = e.type === "pointerup" ? this.dropTarget(e.clientX, e.clientY, p.id) : null;
+    const target = this.dropTarget(e.clientX, e.clientY, p.id);
     if (!target) return;
     this.select(null);
     if (target.classList.contains("is-down")) { this.note(FACE_DOWN); return; }
     if (target.classList.contains("pyr-card")) this.send({ kind: "pair", cards: [p.id, target.dataset.id] });
     else this.send({ kind: "cell", card: p.id });
+  }
+
+  /** Drop a press with nothing played: a dragged card goes back, no tap, no drop. */
+  cancelPress() {
+    const p = this.press;
+    this.endPress();
+    if (!p || !p.drag) return;
+    p.node.classList.remove("is-dragging");
+    p.node.style.removeProperty("--dx");
+    p.node.style.removeProperty("--dy");
+    this.boardEl.querySelectorAll(".is-drop").forEach((n) => n.classList.remove("is-drop"));
   }
 
   endPress() {
