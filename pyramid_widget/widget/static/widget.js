@@ -292,7 +292,8 @@ class PyramidView {
     // Roving tabindex: the board is one tab stop; remember which card or pile has it.
     // Small cards (under 40 px: a wide layout in a narrow column) show the big-index face.
     if (typeof ResizeObserver === "function") {
-      this.sizer = new ResizeObserver(() => this.measure());
+      // A new width: cards may turn small, an edge may hide more board, a caption may not fit.
+      this.sizer = new ResizeObserver(() => { this.measure(); this.fitCaptions(); });
       this.sizer.observe(this.felt);
     }
     this.boardEl.addEventListener("focusin", (e) => {
@@ -307,7 +308,6 @@ class PyramidView {
     if (!probe || !probe.offsetWidth) return;
     const small = String(probe.offsetWidth < 40);
     if (this.root.dataset.small !== small) this.root.dataset.small = small;
-    this.fitCaptions();
     this.markEdges();
   }
 
@@ -1282,7 +1282,8 @@ class PyramidView {
     else this.send({ kind: "cell", card: p.id });
   }
 
-  /** Drop a press with nothing played: a dragged card goes back, no tap, no drop. */
+  /** End a press and play nothing: a dragged card goes back and the drop marks go (on a
+   * pointerup, pointerUp then taps or drops; on a cancel, nothing more). */
   cancelPress() {
     const p = this.press;
     this.endPress();
