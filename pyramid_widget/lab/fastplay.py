@@ -25,7 +25,7 @@ has bit ``p`` set while that card is uncovered (both covering positions empty).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeAlias, TypeVar
+from typing import ClassVar, TypeAlias, TypeVar
 
 from pyramid_widget.engine.deals import deal_from_number
 from pyramid_widget.engine.game import Game
@@ -127,6 +127,9 @@ class FastGame:
 
     No move is checked: callers play moves from :meth:`legal` (the strategies do).
     """
+
+    _rank_of: ClassVar[tuple[int, ...]] = RANK
+    """The rank of each card number (one deck here; two in :class:`FamilyGame`)."""
 
     __slots__ = (
         "_partners",
@@ -280,11 +283,12 @@ class FastGame:
         """
         avail = self.available()
         out: list[FastMove] = []
-        if self.rules.kings_alone:
-            out.extend(("king", (c,)) for c, _ in avail if c >= 48)
-        partners, zones = self._partners, self._zones
-        ranks = [RANK[c] for c, _ in avail]
+        rank_of = self._rank_of
+        ranks = [rank_of[c] for c, _ in avail]
         n = len(avail)
+        if self.rules.kings_alone and 13 in ranks:
+            out.extend(("king", (avail[i][0],)) for i in range(n) if ranks[i] == 13)
+        partners, zones = self._partners, self._zones
         for i in range(n - 1):
             wanted = partners[ranks[i]]
             if not wanted:
@@ -448,6 +452,8 @@ class FamilyGame(FastGame):
     available. ``pos_of`` has one entry per card of the deck(s).
     """
 
+    _rank_of = RANK_OF
+
     __slots__ = ("_covered_mask", "_covers", "_deck", "_pair_pp", "reserves")
 
     def __init__(self, rules: RuleSet, deal: Sequence[int]) -> None:
@@ -539,23 +545,8 @@ class FamilyGame(FastGame):
     def removals(self) -> list[FastMove]:
         """The legal removals: Kings alone, pairs of available cards in pairing zones, and
         (where the rules allow them) overlap pairs and the waste pair."""
-        avail = self.available()
-        out: list[FastMove] = []
-        rules = self.rules
-        if rules.kings_alone:
-            out.extend(("king", (c,)) for c, _ in avail if RANK_OF[c] == 13)
-        partners, zones = self._partners, self._zones
-        ranks = [RANK_OF[c] for c, _ in avail]
-        n = len(avail)
-        for i in range(n - 1):
-            wanted = partners[ranks[i]]
-            if not wanted:
-                continue
-            a, za = avail[i]
-            for j in range(i + 1, n):
-                if ranks[j] in wanted and (za, avail[j][1]) in zones:
-                    b = avail[j][0]
-                    out.append(("pair", (a, b) if a < b else (b, a)))
+        out = super().removals()
+        rules, partners, zones = self.rules, self._partners, self._zones
         if rules.overlap_discards and self._pair_pp in zones:
             out.extend(self._overlaps())
         if rules.waste_pair:
