@@ -475,15 +475,15 @@ class PyramidView {
   /** A caption too wide for its slot takes its next shorter name ("Waste 1", "W 1", "W1"); the
    * full name stays for screen readers and as the tooltip. Reads all widths, then writes, per round. */
   fitCaptions() {
-    let left = [...this.slotsEl.querySelectorAll(".pyr-caption")].filter((c) => c.names);
-    for (const c of left) c.firstChild.textContent = c.names[0];
+    const named = [...this.slotsEl.querySelectorAll(".pyr-caption")].filter((c) => c.names);
+    for (const c of named) c.firstChild.textContent = c.names[0];
+    let left = named;
     for (let level = 1; left.length; level++) {
       left = left.filter((c) => c.names.length > level && c.scrollWidth > c.clientWidth + 0.5);
       for (const c of left) c.firstChild.textContent = c.names[level];
     }
-    for (const c of this.slotsEl.querySelectorAll(".pyr-caption")) {
-      const cut = !!c.names && c.firstChild.textContent !== c.names[0];
-      if (cut) c.title = c.names[0];
+    for (const c of named) {
+      if (c.firstChild.textContent !== c.names[0]) c.title = c.names[0];
       else c.removeAttribute("title");
     }
   }
