@@ -59,7 +59,8 @@ def candidates(
     """The removals in the draw closure of ``state``, each at its earliest stop, most
     promising first (removals right here, then later stops, then the next pass).
 
-    ``last`` and ``cross`` serve the shortest-mode A*'s partial expansion: with ``last``
+    ``last`` and ``cross`` serve the shortest-mode A* (its partial expansion, and its King
+    barriers, :func:`~pyramid_widget.solver.shortest_macro._king_barriers`): with ``last``
     only the removals at stops up to that slot in this pass are listed, with
     ``cross=False`` none in the next pass (the deck cards whose stops lie beyond are left
     out of the walks, not only of the answer)."""
@@ -143,28 +144,11 @@ def candidates(
                 found.append((bits, slot1 - 1))
     # Deck cards alone: Kings (as the waste top or the stock top) and, where the stock top
     # pairs with the waste top, a card with the next deck card left.
-    if flags.stock_waste:
-        # Walk every deck card in order: the next one left after ``low`` is ``nxt`` (in the
-        # last pass too: no waste card lies between the waste top and the stock), so no
-        # normalise call per card. Most cards do not pair with it, so the pair is tested
-        # first and the stop worked out only for a pair. The walk shifts the deck down to
-        # bit 0: masks of up to 30 bits are one machine digit for CPython, and operations on
-        # them are about twice as fast as on the full 52-bit board.
-        base = model.deck_lo
-        low_slot = base - 1
-        sdeck = pdeck >> base
-        skings = kings >> base
-        low = sdeck & -sdeck
-        while low:
-            deck_after = sdeck & -(low << 1)
-            nxt = deck_after & -deck_after
-            if low & skings:
-                found.append((low << base, nxt.bit_length() + low_slot if nxt else hi))
-                if stock_top:
-                    found.append((low << base, low.bit_length() + low_slot))
-            elif partners[low.bit_length() + low_slot] >> base & nxt:
-                found.append(((low | nxt) << base, nxt.bit_length() + low_slot))
-            low = nxt
+    if flags.stock_waste:  # (they depend on the deck alone: cached per deck)
+        walked = model.deck_walks.get(pdeck)
+        if walked is None:
+            walked = model.deck_walks[pdeck] = _deck_walk(model, pdeck)
+        found += walked
     else:
         rest = deck & kings
         while rest:
@@ -201,6 +185,49 @@ def candidates(
         crossed.sort(key=_BY_STOP)
         here += crossed
     return here
+
+
+def _deck_walk(model: Model, deck: int) -> list[tuple[int, int]]:
+    """The removals of deck cards alone among the deck cards ``deck`` where the stock top
+    pairs with the waste top: ``(cards, stop)`` for each King (as the waste top, and as the
+    stock top where that is available) and each card with the next deck card left. They
+    depend on ``deck`` only, so :func:`candidates` caches them per deck
+    (``Model.deck_walks``).
+
+    Every deck card is walked in order: the next one left after ``low`` is ``nxt`` (in the
+    last pass too: no waste card lies between the waste top and the stock), so no
+    normalise call per card. Most cards do not pair with it, so the pair is tested first and
+    the stop worked out only for a pair. The walk shifts the deck down to bit 0: masks of up
+    to 30 bits are one machine digit for CPython, and operations on them are about twice as
+    fast as on the full 52-bit board.
+
+    >>> from pyramid_widget.engine.cards import card_str
+    >>> from pyramid_widget.engine.game import Game
+    >>> g = Game.from_position("relaxed", pyramid=[None] * 27 + ["5H"], stock=["KD", "8C", "2D", "JS"])
+    >>> model = Model.from_game(g)
+    >>> deck = model.root[0] & ~PYRAMID_ALL
+    >>> [([card_str(model.cards[s]) for s in range(model.deck_lo, model.deck_hi) if cards >> s & 1],
+    ...   stop - model.deck_lo) for cards, stop in _deck_walk(model, deck)]
+    [(['KD'], 1), (['KD'], 0), (['2D', 'JS'], 3)]
+    """
+    hi, partners, base = model.deck_hi, model.partners, model.deck_lo
+    low_slot = base - 1
+    stock_top = model.flags.stock_top
+    sdeck = deck >> base
+    skings = model.flags.lone_kings >> base
+    found: list[tuple[int, int]] = []
+    low = sdeck & -sdeck
+    while low:
+        deck_after = sdeck & -(low << 1)
+        nxt = deck_after & -deck_after
+        if low & skings:
+            found.append((low << base, nxt.bit_length() + low_slot if nxt else hi))
+            if stock_top:
+                found.append((low << base, low.bit_length() + low_slot))
+        elif partners[low.bit_length() + low_slot] >> base & nxt:
+            found.append(((low | nxt) << base, nxt.bit_length() + low_slot))
+        low = nxt
+    return found
 
 
 _BY_STOP = itemgetter(1, 0)

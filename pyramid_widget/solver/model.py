@@ -159,6 +159,9 @@ class Model:
     """Answers of :func:`pyramid_widget.solver.prune.dig.dig_dead` per rank class."""
     inert_cache: dict[int, int] = field(init=False, default_factory=dict)
     """Deck cards with no partner left, per rank class (:mod:`pyramid_widget.solver.prune.dig`)."""
+    deck_walks: dict[int, list[tuple[int, int]]] = field(init=False, default_factory=dict)
+    """The removals of deck cards alone per deck where the stock top pairs with the waste
+    top (:func:`pyramid_widget.solver.macro._deck_walk`)."""
     dead_cache: dict[int, bool] = field(init=False, default_factory=dict)
     """Answers of :func:`pyramid_widget.solver.moves.dead_after` under sum-13 pairing, per
     rank class remainder (the cards left of one class {r, 13 - r})."""
