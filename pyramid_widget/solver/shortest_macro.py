@@ -75,8 +75,9 @@ Key = tuple[int, int, int]
 Link = tuple[Key | None, int, int, int, int]
 """How a position was reached, most cheaply so far: the position before (``None`` for the
 root), the removal (a candidate) and the cost so far."""
-Groups = list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]
-"""The requirements of :meth:`Tables.extra` (see :meth:`Tables.groups`)."""
+Groups = tuple[list[tuple[int, int]], list[tuple[int, Callable[[list[int]], tuple[int, ...]]]]]
+"""The requirements of :meth:`Tables.extra`: pairs of slots, then the others (see
+:meth:`Tables.groups`)."""
 Covered = list[tuple[int, tuple[int, ...]]]
 """Per lonely pyramid card that lonely cards cover: its deck partners and theirs (see
 :meth:`Tables.covered`)."""
@@ -706,7 +707,9 @@ class Tables:
     def groups(wanted: list[tuple[int, int]]) -> Groups | None:
         """The tests of :meth:`extra` for the requirements ``(e, slots)``: the ``e``-th
         cheapest deck card among ``slots`` must be played (``e = 1`` for a pyramid card
-        whose only partners are the deck cards ``slots``); each as ``(e, get)`` with ``get``
+        whose only partners are the deck cards ``slots``): ``(pairs, others)``, a
+        requirement ``e = 1`` on one or two slots as those slots in ``pairs`` (most are;
+        :meth:`extra` reads those without a call), the others as ``(e, get)`` with ``get``
         picking the costs of ``slots`` from :meth:`costs`' list. ``None`` when some
         requirement can never be met (fewer than ``e`` such deck cards in the whole deck).
         A requirement whose answer is never above another's is left out: the ``e``-th
@@ -714,12 +717,15 @@ class Tables:
         kept = Tables.kept(wanted)
         if kept is None:
             return None
-        out: Groups = []
+        out: Groups = ([], [])
         for e, slots in kept:
             picks = slots_of(slots)
             if len(picks) == 1:
-                picks = [picks[0], picks[0]]  # a tuple from itemgetter, e = 1
-            out.append((e, itemgetter(*picks)))
+                picks = [picks[0], picks[0]]  # one slot (so e = 1): a pair of it
+            if e == 1 and len(picks) == 2:
+                out[0].append((picks[0], picks[1]))
+            else:
+                out[1].append((e, itemgetter(*picks)))
         return out
 
     @staticmethod
@@ -747,11 +753,19 @@ class Tables:
         groups = info[2]
         if groups is None:
             return LOST
-        if not groups:
+        pairs, rest = groups
+        if not pairs and not rest:
             return drawn
         costs = self.costs(board, lo, pno, info[1], info[5], info[7])
         worst = drawn
-        for e, get in groups:
+        for a, b in pairs:  # the cheaper of two (most requirements: inline, no calls)
+            c = costs[a]
+            d = costs[b]
+            if d < c:
+                c = d
+            if c > worst:
+                worst = c
+        for e, get in rest:
             c = min(get(costs)) if e == 1 else sorted(get(costs))[e - 1]
             if c > worst:
                 worst = c
