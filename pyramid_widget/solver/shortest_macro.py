@@ -930,11 +930,9 @@ class Tables:
         total = 0
         floor = wanted & -wanted  # the lowest target in the waste
         rest = waste & -floor
-        below = waste ^ rest
-        while below:  # not walked from the top: no early stop there
-            low = below & -below
-            below ^= low
-            before[low.bit_length() - 1] = LOST
+        # the waste cards below ``edge`` are not walked from the top (below the lowest
+        # target, or under a stuck card): no early stop there
+        edge = floor.bit_length() - 1
         needs, lone, live = self.model.needs, self.lone, pyr_stock & ~last
         while rest:  # the waste from its top, each card above removed first
             s = rest.bit_length() - 1
@@ -944,10 +942,7 @@ class Tables:
             before[s] = total
             out[s] = total + OWN[i]
             if not needs[s] & live and not lone >> s & 1:  # stuck till the redeal
-                while rest:  # so the cards under it are reached only after one
-                    s = rest.bit_length() - 1
-                    rest ^= 1 << s
-                    before[s] = LOST
+                edge = s  # so the cards under it are reached only after one
                 break
             total += STEP[i]
             at[k] = i + 5
@@ -964,7 +959,7 @@ class Tables:
             low = waste & -waste
             waste ^= low
             s = low.bit_length() - 1
-            if acc >= before[s]:  # acc + 1 (the redeal) > the top-down total: stop here
+            if s >= edge and acc >= before[s]:  # acc + 1 (the redeal) > the top-down total
                 break
             k = ranks[s]
             i = at[k]
