@@ -41,6 +41,7 @@ import functools
 import http.server
 import json
 import os
+import random
 import secrets
 import shutil
 import signal
@@ -99,12 +100,67 @@ def launch_chromium(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
+SERVER_PORTS = range(20000, 30000)
+"""Where :func:`free_port` looks: below the ports the system hands out for port 0 (32768 and
+up on Linux, 49152 and up on macOS and Windows), from which every kernel's and browser's own
+sockets come, so only another test server can take one before its server binds it."""
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free right now."""
+    """A TCP port on 127.0.0.1 that is free right now, drawn from :data:`SERVER_PORTS`
+    (any free port when none of 100 drawn there is)."""
+    draw = random.SystemRandom()
+    for _ in range(100):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", draw.choice(SERVER_PORTS)))
+            except OSError:
+                continue
+            port: int = sock.getsockname()[1]
+            return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
+        port = sock.getsockname()[1]
         return port
+
+
+PORT_ATTEMPTS = 3
+"""How many ports a test server tries (see :func:`start_on_a_free_port`)."""
+
+
+class PortTaken(RuntimeError):
+    """A test server exited because another process took its port first."""
+
+
+def port_taken(log: str) -> bool:
+    """Whether a server's log says its port was in use (uvicorn, Tornado, jupyter_server).
+
+    >>> port_taken("ERROR:    [Errno 98] error while attempting to bind on address "
+    ...            "('127.0.0.1', 39743): address already in use")
+    True
+    >>> port_taken("[I ServerApp] The port 8888 is already in use.")
+    True
+    >>> port_taken("Traceback ... ModuleNotFoundError: No module named 'marimo'")
+    False
+    """
+    return "already in use" in log.lower()
+
+
+def start_on_a_free_port(server: Any, launch: Callable[[], Any]) -> Any:
+    """``launch()`` the test server, on a new :func:`free_port` each time it raises
+    :class:`PortTaken`, at most :data:`PORT_ATTEMPTS` times.
+
+    A port that :func:`free_port` found free can be taken before the server binds it
+    (fresh-clone CI on 2026-12-07 lost a marimo test that way, when ports came from the
+    system's port-0 range, where every kernel's sockets come from too). The servers are told
+    not to move to another port on their own (``port_retries=0``), so they never answer on a
+    port the test does not know."""
+    for _ in range(PORT_ATTEMPTS - 1):
+        try:
+            return launch()
+        except PortTaken:
+            server.port = free_port()
+    return launch()
 
 
 def stop_server(proc: subprocess.Popen[bytes] | None, tmp: Path, grace: float) -> None:
@@ -269,10 +325,16 @@ class JupyterLab:
         return env
 
     def start(self) -> JupyterLab:
-        """Start the server and wait until it answers (raises ``RuntimeError`` on failure)."""
+        """Start the server and wait until it answers (raises ``RuntimeError`` on failure;
+        another port when its own was taken first, see :func:`start_on_a_free_port`)."""
+        started: JupyterLab = start_on_a_free_port(self, self._launch)
+        return started
+
+    def _launch(self) -> JupyterLab:
         args = [
             sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-            "--ip=127.0.0.1", f"--port={self.port}", f"--ServerApp.token={self.token}",
+            "--ip=127.0.0.1", f"--port={self.port}", "--ServerApp.port_retries=0",
+            f"--ServerApp.token={self.token}",
             f"--ServerApp.root_dir={self.root}", "--LabApp.expose_app_in_browser=True",
             "--LabApp.extension_manager=readonly",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
@@ -287,7 +349,9 @@ class JupyterLab:
         deadline = time.monotonic() + self._timeout
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited early; log:\n{self.log_path.read_text()}")
+                text = self.log_path.read_text(errors="replace")
+                kind = PortTaken if port_taken(text) else RuntimeError
+                raise kind(f"JupyterLab exited early; log:\n{text}")
             with contextlib.suppress(OSError):
                 urllib.request.urlopen(self.url("api/status"), timeout=2).read()
                 return self

@@ -27,7 +27,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tests.support.browser import REPO, LabPage, free_port, stop_server
+from tests.support.browser import (
+    REPO,
+    LabPage,
+    PortTaken,
+    free_port,
+    port_taken,
+    start_on_a_free_port,
+    stop_server,
+)
 
 
 class HostServer:
@@ -82,7 +90,13 @@ class HostServer:
         return env
 
     def start(self) -> HostServer:
-        """Start the server and wait until it answers (``RuntimeError`` with its log if not)."""
+        """Start the server and wait until it answers (``RuntimeError`` with its log if not;
+        another port when its own was taken first, see
+        :func:`tests.support.browser.start_on_a_free_port`)."""
+        started: HostServer = start_on_a_free_port(self, self._launch)
+        return started
+
+    def _launch(self) -> HostServer:
         log = self.log_path.open("wb")
         self._proc = subprocess.Popen(
             self.command(),
@@ -94,7 +108,9 @@ class HostServer:
         deadline = time.monotonic() + self._timeout
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited early; log:\n{self.log()}")
+                text = self.log()
+                kind = PortTaken if port_taken(text) else RuntimeError
+                raise kind(f"{self.name} exited early; log:\n{text}")
             with contextlib.suppress(OSError, urllib.error.URLError):
                 urllib.request.urlopen(self.url(self.ready_path), timeout=5).read(64)
                 return self
@@ -140,6 +156,7 @@ class Notebook7(HostServer):
         return [
             sys.executable, "-m", "notebook", "--no-browser", "--allow-root",
             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
             f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={self.root}",
             "--JupyterNotebookApp.expose_app_in_browser=True",
             "--ServerApp.open_browser=False",
@@ -164,7 +181,8 @@ class Voila(HostServer):
     def command(self) -> list[str]:
         return [
             sys.executable, "-m", "voila", self.notebook, "--no-browser",
-            f"--port={self.port}", "--Voila.ip=127.0.0.1", f"--theme={self.theme}",
+            f"--port={self.port}", "--Voila.port_retries=0", "--Voila.ip=127.0.0.1",
+            f"--theme={self.theme}",
         ]  # fmt: skip
 
 
