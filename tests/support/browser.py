@@ -54,7 +54,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -124,6 +124,8 @@ def free_port() -> int:
         return port
 
 
+_Server = TypeVar("_Server")
+
 PORT_ATTEMPTS = 3
 """How many ports a test server tries (see :func:`start_on_a_free_port`)."""
 
@@ -146,7 +148,14 @@ def port_taken(log: str) -> bool:
     return "already in use" in log.lower()
 
 
-def start_on_a_free_port(server: Any, launch: Callable[[], Any]) -> Any:
+def exited_early(name: str, log: str) -> RuntimeError:
+    """The error for a test server that exited before it answered: :class:`PortTaken` when
+    its ``log`` says its port was in use, else a plain ``RuntimeError``; both carry the log."""
+    kind = PortTaken if port_taken(log) else RuntimeError
+    return kind(f"{name} exited early; log:\n{log}")
+
+
+def start_on_a_free_port(server: Any, launch: Callable[[], _Server]) -> _Server:
     """``launch()`` the test server, on a new :func:`free_port` each time it raises
     :class:`PortTaken`, at most :data:`PORT_ATTEMPTS` times.
 
@@ -327,8 +336,7 @@ class JupyterLab:
     def start(self) -> JupyterLab:
         """Start the server and wait until it answers (raises ``RuntimeError`` on failure;
         another port when its own was taken first, see :func:`start_on_a_free_port`)."""
-        started: JupyterLab = start_on_a_free_port(self, self._launch)
-        return started
+        return start_on_a_free_port(self, self._launch)
 
     def _launch(self) -> JupyterLab:
         args = [
@@ -349,9 +357,7 @@ class JupyterLab:
         deadline = time.monotonic() + self._timeout
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
-                text = self.log_path.read_text(errors="replace")
-                kind = PortTaken if port_taken(text) else RuntimeError
-                raise kind(f"JupyterLab exited early; log:\n{text}")
+                raise exited_early("JupyterLab", self.log_path.read_text(errors="replace"))
             with contextlib.suppress(OSError):
                 urllib.request.urlopen(self.url("api/status"), timeout=2).read()
                 return self

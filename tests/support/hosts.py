@@ -30,9 +30,8 @@ from typing import Any
 from tests.support.browser import (
     REPO,
     LabPage,
-    PortTaken,
+    exited_early,
     free_port,
-    port_taken,
     start_on_a_free_port,
     stop_server,
 )
@@ -93,8 +92,7 @@ class HostServer:
         """Start the server and wait until it answers (``RuntimeError`` with its log if not;
         another port when its own was taken first, see
         :func:`tests.support.browser.start_on_a_free_port`)."""
-        started: HostServer = start_on_a_free_port(self, self._launch)
-        return started
+        return start_on_a_free_port(self, self._launch)
 
     def _launch(self) -> HostServer:
         log = self.log_path.open("wb")
@@ -108,9 +106,7 @@ class HostServer:
         deadline = time.monotonic() + self._timeout
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
-                text = self.log()
-                kind = PortTaken if port_taken(text) else RuntimeError
-                raise kind(f"{self.name} exited early; log:\n{text}")
+                raise exited_early(self.name, self.log())
             with contextlib.suppress(OSError, urllib.error.URLError):
                 urllib.request.urlopen(self.url(self.ready_path), timeout=5).read(64)
                 return self
