@@ -23,7 +23,7 @@ counts the most pyramid pairs an actual clearing order can make.
 from __future__ import annotations
 
 from pyramid_widget.engine.cards import rank
-from pyramid_widget.solver.model import PYRAMID_ALL, Model, slots_of, union_of
+from pyramid_widget.solver.model import PYRAMID_ALL, Model, open_cards, slots_of, union_of
 
 LOST = 1 << 20
 """What :meth:`PairedBound.bound` adds when a pyramid card can never get a partner."""
@@ -131,8 +131,8 @@ class PairTable:
 
 
 Lonely = list[tuple[int, tuple[int, ...]]]
-"""Per lonely pyramid card (see :func:`lonely_cards`): its deck partners, and those of each
-lonely card covering it (:func:`under_lonely`)."""
+"""Per lonely pyramid card (see :func:`lonely_cards`) that lonely cards cover: its deck
+partners, and those of each lonely card covering it (:func:`under_lonely`)."""
 
 
 def lonely_cards(model: Model, pyr: int) -> int:
@@ -157,16 +157,31 @@ def lonely_cards(model: Model, pyr: int) -> int:
 
 
 def under_lonely(model: Model, lonely: int) -> Lonely:
-    """Per card of the mask ``lonely`` (lonely cards, in slot order): its deck partners, and
-    those of each of them covering it (``Model.chains``)."""
+    """Per card of the mask ``lonely`` (lonely cards, in slot order) that some of them
+    cover (``Model.chains``): its deck partners, and those of each card covering it.
+
+    >>> from pyramid_widget.engine.game import Game
+    >>> # the 5H (slot 20) lies under the QH (26); their partners: the 8C and the AD
+    >>> g = Game.from_position("relaxed", pyramid=[None] * 20 + ["5H"] + [None] * 5 + ["QH", None],
+    ...                        stock=["8C", "AD"])
+    >>> model = Model.from_game(g)
+    >>> [(bin(mine >> 28), [bin(theirs >> 28) for theirs in above])
+    ...  for mine, above in under_lonely(model, 1 << 20 | 1 << 26)]
+    [('0b1', ['0b10'])]
+    """
     needs, chains = model.needs, model.chains
-    return [
-        (
-            needs[p] & ~PYRAMID_ALL,
-            tuple(needs[c] & ~PYRAMID_ALL for c in slots_of(chains[p] & lonely)),
-        )
-        for p in slots_of(lonely)
-    ]
+    out = []
+    rest = lonely
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        p = low.bit_length() - 1
+        over = chains[p] & lonely
+        if over:
+            out.append(
+                (needs[p] & ~PYRAMID_ALL, tuple(needs[c] & ~PYRAMID_ALL for c in slots_of(over)))
+            )
+    return out
 
 
 class PairedBound:
@@ -413,20 +428,10 @@ class PassReach:
     """
 
     def __init__(self, model: Model) -> None:
-        self.chains = model.chains
         self.needs = model.needs
         self.lone = model.flags.lone_kings
         self.shared = model.flags.stock_waste
-        size = len(self.chains)
-        covers = [0] * size
-        """``covers[c]``: the pyramid slots whose chains hold ``c``."""
-        for q, chain in enumerate(self.chains):
-            rest = chain
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                covers[low.bit_length() - 1] |= 1 << q
-        self.covers = covers
+        size = len(model.chains)
         self.rank_bit = [1 << rank(c) if c >= 0 else 0 for c in model.cards]
         """``rank_bit[slot]``: the rank of the slot's card as a one-bit mask."""
         deck = ((1 << model.deck_hi) - 1) & ~PYRAMID_ALL
@@ -450,8 +455,7 @@ class PassReach:
         """The relaxed game continued: ``gone`` (pyramid cards that may go), ``exposed``
         (those that may be uncovered), given deck cards of the ranks ``ranks`` within reach;
         ``todo``: exposed cards to look at again (the others cannot have changed)."""
-        chains, needs, lone, covers = self.chains, self.needs, self.lone, self.covers
-        deck_ranks = self.deck_ranks
+        needs, lone, deck_ranks = self.needs, self.lone, self.deck_ranks
         while todo:
             more = 0
             rest = todo
@@ -464,31 +468,26 @@ class PassReach:
             if not more:
                 break
             gone |= more
-            under = union_of(covers, more) & pyr & ~exposed
-            fresh = 0
-            while under:
-                low = under & -under
-                under ^= low
-                if not chains[low.bit_length() - 1] & pyr & ~gone:
-                    fresh |= low
+            fresh = open_cards(pyr & ~gone) & ~exposed  # (see start)
             exposed |= fresh
             todo = (fresh | union_of(needs, fresh) & exposed) & ~gone
         return gone, exposed
 
     def start(self, pyr: int, ranks: int) -> tuple[int, int]:
         """The relaxed game from the pyramid ``pyr`` with deck cards of ``ranks`` in
-        reach: ``(gone, exposed)`` (cached)."""
+        reach: ``(gone, exposed)`` (cached).
+
+        A card is exposed when no card of ``pyr`` that has not gone covers it directly
+        (:func:`~pyramid_widget.solver.model.open_cards`, a few shifts). That is the same
+        as no such card on a covering chain (``Model.chains``): a card that has gone was
+        exposed, so by induction its own chains have gone; and a card the position no
+        longer holds left uncovered, so every card of its chains had left before it (the
+        search asks about positions reached by play from the model's root, whose chains
+        run through the root's cards only)."""
         key = pyr | ranks << 28
         hit = self.cache.get(key)
         if hit is None:
-            chains = self.chains
-            exposed = 0
-            rest = pyr
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                if not chains[low.bit_length() - 1] & pyr:
-                    exposed |= low
+            exposed = open_cards(pyr)
             hit = self.cache[key] = self.grow(pyr, ranks, 0, exposed, exposed)
         return hit
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pyramid_widget.engine.cards import KING, Card, make_card, rank
-from pyramid_widget.engine.layout import COVERED_BY, COVERED_BY_MASK, SIZE
+from pyramid_widget.engine.layout import COVERED_BY, SIZE
 from pyramid_widget.engine.moves import Move
 from pyramid_widget.engine.position import Position
 from pyramid_widget.engine.rules import RuleSet
@@ -481,6 +481,44 @@ def covered_cache() -> dict[int, int]:
     return {}
 
 
+def _rows_by_shift() -> tuple[int, ...]:
+    """``ROWS_BY_SHIFT[k]``: the positions covered by the positions ``k`` and ``k + 1``
+    above them (:data:`~pyramid_widget.engine.layout.COVERED_BY`; the positions of row
+    ``k - 1``), for :func:`open_cards`."""
+    out = [0] * SIZE
+    for p, (first, second) in ((p, qs) for p, qs in enumerate(COVERED_BY) if qs):
+        if second != first + 1:
+            raise AssertionError("open_cards needs the two covering positions side by side")
+        out[first - p] |= 1 << p
+    return tuple(out[: max(k for k, mask in enumerate(out) if mask) + 1])
+
+
+ROWS_BY_SHIFT = _rows_by_shift()
+_, _R1, _R2, _R3, _R4, _R5, _R6 = ROWS_BY_SHIFT  # seven rows: six covered ones (unrolled below)
+
+
+def open_cards(pyr: int) -> int:
+    """Bit mask of the positions of the pyramid mask ``pyr`` that no position of ``pyr``
+    covers (:data:`~pyramid_widget.engine.layout.COVERED_BY`), by one shift a row instead
+    of a test a card: position ``p`` is covered by ``p + k`` and ``p + k + 1`` for the
+    ``k`` of its row, and ``pair`` has bit ``j`` set when ``pyr`` has ``j`` or ``j + 1``.
+
+    >>> bin(open_cards(PYRAMID_ALL))
+    '0b1111111000000000000000000000'
+    >>> open_cards(1 << 0 | 1 << 2 | 1 << 5) == 1 << 5  # the apex under 2, and 2 under 5
+    True
+    """
+    pair = pyr | pyr >> 1
+    return pyr & ~(
+        pair >> 1 & _R1
+        | pair >> 2 & _R2
+        | pair >> 3 & _R3
+        | pair >> 4 & _R4
+        | pair >> 5 & _R5
+        | pair >> 6 & _R6
+    )
+
+
 def uncovered(pyr: int, cache: dict[int, int]) -> int:
     """Bit mask of the uncovered positions of the pyramid mask ``pyr`` (cached).
 
@@ -488,16 +526,9 @@ def uncovered(pyr: int, cache: dict[int, int]) -> int:
     '0b1111111000000000000000000000'
     """
     hit = cache.get(pyr)
-    if hit is not None:
-        return hit
-    result, rest = 0, pyr
-    while rest:
-        low = rest & -rest
-        if not pyr & COVERED_BY_MASK[low.bit_length() - 1]:
-            result |= low
-        rest ^= low
-    cache[pyr] = result
-    return result
+    if hit is None:
+        hit = cache[pyr] = open_cards(pyr)
+    return hit
 
 
 def union_of(table: Sequence[int], mask: int) -> int:

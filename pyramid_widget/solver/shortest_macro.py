@@ -681,7 +681,7 @@ class Tables:
         covering it (only where the stock top is available)."""
         if not self.top:
             return []
-        return [(mine, above) for mine, above in under_lonely(self.model, lonely) if above]
+        return under_lonely(self.model, lonely)
 
     @staticmethod
     def redrawn(board: int, lo: int, covered: Covered) -> int:
