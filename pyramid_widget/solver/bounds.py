@@ -131,8 +131,8 @@ class PairTable:
 
 
 Lonely = list[tuple[int, tuple[int, ...]]]
-"""Per lonely pyramid card (see :func:`lonely_cards`) that lonely cards cover: its deck
-partners, and those of each lonely card covering it (:func:`under_lonely`)."""
+"""Per lonely pyramid card (see :func:`lonely_cards`): its deck partners, and those of each
+lonely card covering it (:func:`under_lonely`)."""
 
 
 def lonely_cards(model: Model, pyr: int) -> int:
@@ -156,17 +156,22 @@ def lonely_cards(model: Model, pyr: int) -> int:
     return lonely
 
 
-def under_lonely(model: Model, lonely: int) -> Lonely:
-    """Per card of the mask ``lonely`` (lonely cards, in slot order) that some of them
-    cover (``Model.chains``): its deck partners, and those of each card covering it.
+def under_lonely(model: Model, lonely: int, *, covered: bool = False) -> Lonely:
+    """Per card of the mask ``lonely`` (lonely cards, in slot order): its deck partners, and
+    those of each of them covering it (``Model.chains``); with ``covered``, only the cards
+    some of them cover.
 
     >>> from pyramid_widget.engine.game import Game
     >>> # the 5H (slot 20) lies under the QH (26); their partners: the 8C and the AD
     >>> g = Game.from_position("relaxed", pyramid=[None] * 20 + ["5H"] + [None] * 5 + ["QH", None],
     ...                        stock=["8C", "AD"])
     >>> model = Model.from_game(g)
-    >>> [(bin(mine >> 28), [bin(theirs >> 28) for theirs in above])
-    ...  for mine, above in under_lonely(model, 1 << 20 | 1 << 26)]
+    >>> def show(lonely: Lonely) -> list[tuple[str, list[str]]]:
+    ...     return [(bin(mine >> 28), [bin(theirs >> 28) for theirs in above])
+    ...             for mine, above in lonely]
+    >>> show(under_lonely(model, 1 << 20 | 1 << 26))
+    [('0b1', ['0b10']), ('0b10', [])]
+    >>> show(under_lonely(model, 1 << 20 | 1 << 26, covered=True))
     [('0b1', ['0b10'])]
     """
     needs, chains = model.needs, model.chains
@@ -177,7 +182,7 @@ def under_lonely(model: Model, lonely: int) -> Lonely:
         rest ^= low
         p = low.bit_length() - 1
         over = chains[p] & lonely
-        if over:
+        if over or not covered:
             out.append(
                 (needs[p] & ~PYRAMID_ALL, tuple(needs[c] & ~PYRAMID_ALL for c in slots_of(over)))
             )
@@ -435,42 +440,48 @@ class PassReach:
         self.rank_bit = [1 << rank(c) if c >= 0 else 0 for c in model.cards]
         """``rank_bit[slot]``: the rank of the slot's card as a one-bit mask."""
         deck = ((1 << model.deck_hi) - 1) & ~PYRAMID_ALL
-        self.deck_ranks = [0] * size
-        """``deck_ranks[p]``: the ranks of the deck cards that could go with pyramid card
-        ``p`` (``Model.needs`` keeps a pyramid card's every deck partner or none, so a
-        deck card of such a rank is one of them)."""
         self.by_rank = [0] * 15
-        """``by_rank[r]``: the pyramid cards with a deck partner of rank ``r``."""
+        """``by_rank[r]``: the pyramid cards with a deck partner of rank ``r``
+        (``Model.needs`` keeps a pyramid card's every deck partner or none, so every deck
+        card of that rank could go with them)."""
         for p in range(size):
-            self.deck_ranks[p] = union_of(self.rank_bit, self.needs[p] & deck)
+            deck_ranks = union_of(self.rank_bit, self.needs[p] & deck)
             for r in range(15):
-                if self.deck_ranks[p] >> r & 1:
+                if deck_ranks >> r & 1:
                     self.by_rank[r] |= 1 << p
         self.cache: dict[int, tuple[int, int]] = {}
         """The relaxed game per pyramid and set of ranks within reach (one number)."""
         self.stock_ranks: dict[int, int] = {}
+        self.able: dict[int, int] = {}
+        """Per set of ranks within reach: the pyramid cards that may go whatever else is
+        exposed (Kings that go alone, cards with a deck partner of one of those ranks)."""
         """The ranks of the cards of a stock, per stock mask."""
 
     def grow(self, pyr: int, ranks: int, gone: int, exposed: int, todo: int) -> tuple[int, int]:
         """The relaxed game continued: ``gone`` (pyramid cards that may go), ``exposed``
         (those that may be uncovered), given deck cards of the ranks ``ranks`` within reach;
         ``todo``: exposed cards to look at again (the others cannot have changed)."""
-        needs, lone, deck_ranks = self.needs, self.lone, self.deck_ranks
+        needs = self.needs
+        able = self.able.get(ranks)
+        if able is None:
+            able = self.able[ranks] = self.lone | union_of(self.by_rank, ranks)
         while todo:
-            more = 0
-            rest = todo
+            more = todo & able
+            rest = todo ^ more  # the others go only with an exposed partner
             while rest:
                 low = rest & -rest
                 rest ^= low
-                s = low.bit_length() - 1
-                if lone >> s & 1 or deck_ranks[s] & ranks or needs[s] & exposed:
+                if needs[low.bit_length() - 1] & exposed:
                     more |= low
             if not more:
                 break
             gone |= more
             fresh = open_cards(pyr & ~gone) & ~exposed  # (see start)
+            # to look at again: the fresh cards, and the ones waiting for a pyramid
+            # partner that has just been exposed
+            waiting = exposed & ~gone & ~able
             exposed |= fresh
-            todo = (fresh | union_of(needs, fresh) & exposed) & ~gone
+            todo = fresh | union_of(needs, fresh) & waiting if waiting else fresh
         return gone, exposed
 
     def start(self, pyr: int, ranks: int) -> tuple[int, int]:

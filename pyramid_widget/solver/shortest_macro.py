@@ -681,7 +681,7 @@ class Tables:
         covering it (only where the stock top is available)."""
         if not self.top:
             return []
-        return under_lonely(self.model, lonely)
+        return under_lonely(self.model, lonely, covered=True)
 
     @staticmethod
     def redrawn(board: int, lo: int, covered: Covered) -> int:
