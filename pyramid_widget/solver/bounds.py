@@ -175,18 +175,11 @@ def under_lonely(model: Model, lonely: int, *, covered: bool = False) -> Lonely:
     [('0b1', ['0b10'])]
     """
     needs, chains = model.needs, model.chains
-    out = []
-    rest = lonely
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        p = low.bit_length() - 1
-        over = chains[p] & lonely
-        if over or not covered:
-            out.append(
-                (needs[p] & ~PYRAMID_ALL, tuple(needs[c] & ~PYRAMID_ALL for c in slots_of(over)))
-            )
-    return out
+    return [
+        (needs[p] & ~PYRAMID_ALL, tuple(needs[c] & ~PYRAMID_ALL for c in slots_of(over)))
+        for p in slots_of(lonely)
+        if (over := chains[p] & lonely) or not covered
+    ]
 
 
 class PairedBound:
