@@ -445,10 +445,10 @@ class PassReach:
         self.cache: dict[int, tuple[int, int]] = {}
         """The relaxed game per pyramid and set of ranks within reach (one number)."""
         self.stock_ranks: dict[int, int] = {}
+        """The ranks of the cards of a stock, per stock mask."""
         self.able: dict[int, int] = {}
         """Per set of ranks within reach: the pyramid cards that may go whatever else is
         exposed (Kings that go alone, cards with a deck partner of one of those ranks)."""
-        """The ranks of the cards of a stock, per stock mask."""
 
     def grow(self, pyr: int, ranks: int, gone: int, exposed: int, todo: int) -> tuple[int, int]:
         """The relaxed game continued: ``gone`` (pyramid cards that may go), ``exposed``

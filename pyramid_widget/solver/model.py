@@ -481,20 +481,22 @@ def covered_cache() -> dict[int, int]:
     return {}
 
 
-def _rows_by_shift() -> tuple[int, ...]:
-    """``ROWS_BY_SHIFT[k]``: the positions covered by the positions ``k`` and ``k + 1``
-    above them (:data:`~pyramid_widget.engine.layout.COVERED_BY`; the positions of row
-    ``k - 1``), for :func:`open_cards`."""
-    out = [0] * SIZE
-    for p, (first, second) in ((p, qs) for p, qs in enumerate(COVERED_BY) if qs):
+def _covered_rows() -> list[int]:
+    """The positions covered by the two positions ``k`` and ``k + 1`` after them, for
+    ``k = 1, 2, ...`` (the rows of :data:`~pyramid_widget.engine.layout.COVERED_BY` but the
+    last), for :func:`open_cards`."""
+    rows: dict[int, int] = {}
+    for p, qs in enumerate(COVERED_BY):
+        if not qs:
+            continue
+        first, second = qs
         if second != first + 1:
             raise AssertionError("open_cards needs the two covering positions side by side")
-        out[first - p] |= 1 << p
-    return tuple(out[: max(k for k, mask in enumerate(out) if mask) + 1])
+        rows[first - p] = rows.get(first - p, 0) | 1 << p
+    return [rows[k] for k in range(1, len(rows) + 1)]
 
 
-ROWS_BY_SHIFT = _rows_by_shift()
-_, _R1, _R2, _R3, _R4, _R5, _R6 = ROWS_BY_SHIFT  # seven rows: six covered ones (unrolled below)
+_R1, _R2, _R3, _R4, _R5, _R6 = _covered_rows()  # six covered rows (unrolled in open_cards)
 
 
 def open_cards(pyr: int) -> int:

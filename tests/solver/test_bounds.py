@@ -14,7 +14,7 @@ import pytest
 from pyramid_widget import Game, RuleSet
 from pyramid_widget.engine.layout import COVERED_BY, SIZE
 from pyramid_widget.solver.bounds import PairedBound, PairTable
-from pyramid_widget.solver.model import PYRAMID_ALL, Model
+from pyramid_widget.solver.model import PYRAMID_ALL, Model, open_cards
 from pyramid_widget.solver.shortest_macro import _bound_functions
 from tests.solver.test_exhaustive import RULES, reference
 from tests.solver.test_shortest_macro import (
@@ -145,6 +145,22 @@ def test_shortest_lines_on_deep_positions_match_the_plain_search(name: str) -> N
     rules = RULES[name]
     for seed in seeds(range(300, 330), quick=12):  # all 30 with --thorough
         check_a_star_against_plain_search(_deep_position(rules, seed), (name, seed))
+
+
+def test_open_cards_are_the_cards_nothing_left_covers() -> None:
+    # the shift form of PassReach and the move generators against the engine's geometry,
+    # on masks of every density (gaps included)
+    rng = random.Random(7)
+    for _ in range(20_000):
+        pyr = rng.getrandbits(SIZE) & rng.getrandbits(SIZE) | rng.getrandbits(
+            SIZE
+        ) * rng.getrandbits(1)
+        plain = sum(
+            1 << p
+            for p in range(SIZE)
+            if pyr >> p & 1 and not any(pyr >> q & 1 for q in COVERED_BY[p])
+        )
+        assert open_cards(pyr) == plain, bin(pyr)
 
 
 # -- the paired bound on hand-built positions -------------------------------------------
