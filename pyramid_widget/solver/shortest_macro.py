@@ -594,6 +594,10 @@ class Tables:
         """Whether the stock top pairs with the waste top (one move can then take a card of
         the stock and one of the waste)."""
         self.cache: dict[int, Info] = {}
+        self.group_cache: dict[frozenset[tuple[int, int]], Groups | None] = {}
+        """:meth:`groups` per set of requirements."""
+        self.covered_cache: dict[int, Covered] = {}
+        """:meth:`covered` per mask of lonely cards."""
         self.before = [0] * self.hi
         """Scratch for :meth:`costs` (each call writes the slots it reads)."""
         self.stock_cache: dict[int, tuple[list[int], int, list[int]]] = {}
@@ -673,7 +677,12 @@ class Tables:
             targets |= slots
         covered = self.covered(lonely)
         alone = tuple(needs[s] for s in slots_of(lonely))
-        return removals, base, self.groups(wanted), alone, delta, last, covered, targets, lonely
+        needed = frozenset(wanted)  # (many pyramids share their requirements)
+        if needed in self.group_cache:
+            groups = self.group_cache[needed]
+        else:
+            groups = self.group_cache[needed] = self.groups(wanted)
+        return removals, base, groups, alone, delta, last, covered, targets, lonely
 
     def covered(self, lonely: int) -> Covered:
         """For :meth:`redrawn`: each lonely pyramid card (see :meth:`pyramid`) that a lonely
@@ -681,7 +690,10 @@ class Tables:
         covering it (only where the stock top is available)."""
         if not self.top:
             return []
-        return under_lonely(self.model, lonely, covered=True)
+        hit = self.covered_cache.get(lonely)
+        if hit is None:
+            hit = self.covered_cache[lonely] = under_lonely(self.model, lonely, covered=True)
+        return hit
 
     @staticmethod
     def redrawn(board: int, lo: int, covered: Covered) -> int:

@@ -101,6 +101,8 @@ class FreeStock:
         ]
         self.ranks = [rank(c) if c >= 0 else 0 for c in model.cards]
         self.seen: dict[tuple[int, tuple[int, ...], int], bool] = {}
+        self.counts: dict[int, tuple[int, ...]] = {}
+        """The free deck cards per rank, per deck mask."""
         self.spent = 0
         """Free-stock positions searched so far; past :data:`LIMIT` the test gives up."""
 
@@ -113,7 +115,11 @@ class FreeStock:
         if self.spent > LIMIT:
             return True
         deck = board & ~PYRAMID_ALL
-        counts = tuple([(deck & mask).bit_count() for mask in self.model.rank_masks])
+        counts = self.counts.get(deck)
+        if counts is None:
+            counts = self.counts[deck] = tuple(
+                [(deck & mask).bit_count() for mask in self.model.rank_masks]
+            )
         cell = parked.bit_length() - 1 if parked else EMPTY if usable else BLOCKED
         try:
             return self._clear(board & PYRAMID_ALL, counts, cell)
