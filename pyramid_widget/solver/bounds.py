@@ -85,6 +85,10 @@ class PairTable:
     def best(self, present: int) -> int:
         """:meth:`pairs` over the cards ``present`` (a pyramid mask, or part of one that
         is closed under covering chains among its own cards)."""
+        memo = self.memo
+        hit = memo.get(present)  # (a remembered mask has no card to drop)
+        if hit is not None:
+            return hit
         mates = self.mates
         rest = present
         while rest:  # drop the cards without a mate among ``present``
@@ -92,7 +96,6 @@ class PairTable:
             rest ^= low
             if not mates[low.bit_length() - 1] & present:
                 present ^= low
-        memo = self.memo
         hit = memo.get(present)
         if hit is not None:
             return hit
