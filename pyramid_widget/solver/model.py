@@ -430,11 +430,22 @@ def matched(want: int, needs: list[int], alive: int, *, give_up: bool = False) -
     1
     """
     owner: dict[int, int] = {}
+    taken = 0  # the partners given so far (owner's keys, as one mask)
     count = 0
     while want:
         low = want & -want
         want ^= low
-        if _place(low.bit_length() - 1, 0, needs, alive, owner) >= 0:
+        q = low.bit_length() - 1
+        free = needs[q] & alive & ~taken
+        if free:  # a partner nobody has: taken at once (most slots; no augmenting path)
+            free &= -free
+            taken |= free
+            owner[free] = q
+            count += 1
+            continue
+        tried = _place(q, 0, needs, alive, owner)
+        if tried >= 0:
+            taken |= tried  # (the one partner it took was free; the others it tried were not)
             count += 1
         elif give_up:
             break

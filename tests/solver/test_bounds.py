@@ -14,7 +14,7 @@ import pytest
 from pyramid_widget import Game, RuleSet
 from pyramid_widget.engine.layout import COVERED_BY, SIZE
 from pyramid_widget.solver.bounds import PairedBound, PairTable
-from pyramid_widget.solver.model import PYRAMID_ALL, Model, open_cards
+from pyramid_widget.solver.model import PYRAMID_ALL, Model, matched, matching, open_cards
 from pyramid_widget.solver.shortest_macro import _bound_functions
 from tests.solver.test_exhaustive import RULES, reference
 from tests.solver.test_shortest_macro import (
@@ -161,6 +161,37 @@ def test_open_cards_are_the_cards_nothing_left_covers() -> None:
             if pyr >> p & 1 and not any(pyr >> q & 1 for q in COVERED_BY[p])
         )
         assert open_cards(pyr) == plain, bin(pyr)
+
+
+def _most_pairs(slots: list[int], needs: list[int], alive: int, used: int = 0) -> int:
+    # the largest matching by trying every partner (and none) for each slot in turn
+    if not slots:
+        return 0
+    first, rest = slots[0], slots[1:]
+    best = _most_pairs(rest, needs, alive, used)
+    options = needs[first] & alive & ~used
+    while options:
+        low = options & -options
+        options ^= low
+        best = max(best, 1 + _most_pairs(rest, needs, alive, used | low))
+    return best
+
+
+def test_matched_finds_the_largest_matching() -> None:
+    # the matching behind rule hall (own_partners) against trying every assignment, on
+    # sparse and dense graphs alike, slots and partners overlapping as pyramid cards do
+    rng = random.Random(11)
+    for _ in range(3_000):
+        size = rng.randint(1, 9)
+        needs = [rng.getrandbits(size) & rng.getrandbits(size) for _ in range(size)]
+        for q in range(size):
+            needs[q] &= ~(1 << q)  # no card partners itself
+        alive = rng.getrandbits(size) | rng.getrandbits(size)
+        want = alive & rng.getrandbits(size)
+        slots = [q for q in range(size) if want >> q & 1]
+        most = _most_pairs(slots, needs, alive)
+        assert matched(want, needs, alive) == most, (want, needs, alive)
+        assert matching(want, needs, alive) == (most == len(slots)), (want, needs, alive)
 
 
 # -- the paired bound on hand-built positions -------------------------------------------
