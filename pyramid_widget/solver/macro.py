@@ -163,9 +163,10 @@ def candidates(
     at_lo: list[Candidate] = []
     later: list[Candidate] = []
     crossed: list[Candidate] = []
-    if last is not None:
-        found = [c for c in found if c[1] <= last]
+    limit = last if last is not None else hi + 1  # the last stop wanted (none: every stop)
     for bits, at in found:
+        if at > limit:
+            continue
         if at > lo:
             later.append((bits, at, 0))
         elif at == lo:
