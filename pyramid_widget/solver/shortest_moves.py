@@ -476,6 +476,9 @@ class MoveBound:
         """The removals still needed."""
         if self.order is None:
             return lower_bound(self.model, state)
+        hit = self.removal_cache.get((state[0] & PYRAMID_ALL, state[3] & PYRAMID_ALL))
+        if hit is not None:  # (pyramid_moves' cache read inline: most calls)
+            return hit
         return pyramid_moves(self.model, state, self.removal_cache, self.pairs)
 
     def delta(self, placed: int, parked: int) -> int:
