@@ -142,7 +142,9 @@ class EmptyStock:
             least = self.removals((pyr, 0, 0, cell, 0, 0))
         if least > moves:
             return least
-        need = min(self._search(pyr, deck, cell, moves), NEVER)
+        need = self._search(pyr, deck, cell, moves)
+        if need > NEVER:
+            need = NEVER
         if need <= moves:
             self.won[key] = need
         else:
@@ -183,7 +185,8 @@ class EmptyStock:
             need = 1 + within(pyr, deck & ~low, cell & ~low, moves - 1)
             if need <= moves:
                 return need
-            best = min(best, need)
+            if need < best:
+                best = need
         rest = avail
         while rest:
             low = rest & -rest
@@ -196,7 +199,8 @@ class EmptyStock:
                 need = 1 + within(pyr & ~gone, deck & ~gone, cell & ~gone, moves - 1)
                 if need <= moves:
                     return need
-                best = min(best, need)
+                if need < best:
+                    best = need
         if cell or not self.cell:
             return best
         movable = (unc | tops) & ~self.kings  # (taking a King does all a park of it does)
@@ -225,5 +229,6 @@ class EmptyStock:
                     need = 2 + within(npyr & ~gone, ndeck & ~gone, low & ~gone, moves - 2)
                     if need <= moves:
                         return need
-                    best = min(best, need)
+                    if need < best:
+                        best = need
         return best
