@@ -78,7 +78,7 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
     bound = MoveBound(model)
     floor, split = bound.floor, bound.dig is not None
     key = RankKey(model).key
-    endgame = EmptyStock(model, bound.removals).within if EmptyStock.applies(model) else None
+    endgame = EmptyStock(model, bound.settled).within if EmptyStock.applies(model) else None
     parent: dict[State, tuple[State, StepMove] | None] = {root: None}
     depth = {key(root): 0}
     counter = 0
@@ -514,6 +514,12 @@ class MoveBound:
     def cheap(self, state: State) -> int:
         """The removals and draws still needed (the quick part of the bound)."""
         return self.removals(state) + deal_bound(self.model, state, self.wanted)
+
+    def settled(self, state: State) -> int:
+        """The removals still needed plus ``D``: the whole bound of a position with the
+        stock dealt out and no redeal left where :class:`PileDig`'s count adds nothing
+        (it reads the pyramid cards in place and in the cell only)."""
+        return self.removals(state) + self.floor(state)
 
     def floor(self, state: State) -> int:
         """``D`` for ``state`` (0 where it is not counted): :meth:`extra` is never less."""

@@ -69,8 +69,9 @@ def empty_stock_position(rules: RuleSet, seed: int) -> Game:
 
 
 def fresh(model: Model) -> EmptyStock:
-    """The rule's search for ``model``, with the A*'s removal count."""
-    return EmptyStock(model, MoveBound(model).removals)
+    """The rule's search for ``model``, with the A*'s removal count plus its ``D`` (what the
+    A* gives it: :meth:`MoveBound.settled`)."""
+    return EmptyStock(model, MoveBound(model).settled)
 
 
 @pytest.mark.parametrize("name", sorted(RULES))

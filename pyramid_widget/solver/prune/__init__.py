@@ -245,11 +245,17 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "position's level; with none it queues the position again at the bound that search "
         "found (none: it is dropped). That search takes an available pyramid King or a "
         "forced pair at once, a park only with a follow-up, stops where the removal count "
-        "exceeds the moves left, and remembers its answers for the solve.",
+        "plus the pairs the rank classes can make apart beyond the most one clearing order "
+        "makes (rule bound-dig) exceeds the moves left, and remembers its answers for the "
+        "solve.",
         "Sum-13 pairing with Kings alone, a pyramid-only win, any two available cards pairing "
         "(pyramid, waste tops, cell), at most one cell, no stall rule, no stock top play, the "
         "root on the last pass; the move-by-move shortest search.",
-        (_S + "prune.endgame.EmptyStock.within", _S + "shortest_moves.a_star"),
+        (
+            _S + "prune.endgame.EmptyStock.within",
+            _S + "shortest_moves.MoveBound.settled",
+            _S + "shortest_moves.a_star",
+        ),
     ),
     PruningRule(
         "stock-king-barrier",

@@ -16,8 +16,8 @@ the bound it finds, at about a twentieth of the A*'s cost a position
 The search keeps a shortest winning line, if there is one, through three reductions (each
 argued in :meth:`EmptyStock.within`): an available pyramid King goes at once; a pyramid card
 whose one partner left is available goes with it at once; and a cell move is tried only
-together with a next move that uses a card it freed. It stops where the removals still
-needed (the A*'s own count, admissible) exceed the moves left.
+together with a next move that uses a card it freed. It stops where the moves still needed
+by the A*'s count (admissible: the removals and its ``D``) exceed the moves left.
 
 >>> from pyramid_widget.engine.game import Game
 >>> from pyramid_widget.solver.model import Model
@@ -50,9 +50,11 @@ NEVER = 1 << 20
 class EmptyStock:
     """Rule ``empty-stock`` for one solve: :meth:`within` answers whether a position with
     the stock dealt out on the last pass can be won within so many moves, or else how many
-    it needs at least. ``removals``: an admissible count of the moves still needed to take
-    the pyramid cards away, which reads only the pyramid cards in place and in the cell
-    (the A*'s removal count)."""
+    it needs at least. ``removals``: an admissible count of the moves still needed with the
+    stock dealt out, which reads only the pyramid cards in place and in the cell (the A*'s
+    removal count plus its ``D``, :meth:`~pyramid_widget.solver.shortest_moves.MoveBound.settled`:
+    on ``egypt`` deals 16 and 74, 117,650 and 44,736 positions searched here instead of
+    188,696 and 91,384 with the removal count alone)."""
 
     def __init__(self, model: Model, removals: Callable[[State], int]) -> None:
         board, lo, piles, _, _, _ = model.root
@@ -102,8 +104,8 @@ class EmptyStock:
         ``moves`` tells: at most ``moves`` when it can be won within ``moves`` moves, else
         a lower bound on its fewest moves (above ``moves``; :data:`NEVER` when it cannot be
         won at all). A depth-first search of the empty-stock game that gives up where the
-        removals still needed exceed the moves left, taking the least such excess as the
-        bound (as iterative deepening does).
+        moves still needed (``removals``) exceed the moves left, taking the least such
+        excess as the bound (as iterative deepening does).
 
         Each reduction keeps a line that wins and is no longer. Cards only ever become
         available when others leave, and nothing is dealt, so a line that makes a move
