@@ -179,6 +179,8 @@ class RankKey:
         self.ranks = model.ranks
         self.codes: dict[int, int] = {0: 0}
         """:meth:`code` per mask."""
+        self.pieces: dict[int, tuple[int, int]] = {}
+        """:meth:`piece` per mask."""
         self.passes = model.rules.passes if model.rules.win == "pyramid" else None
         """The last pass's number, or ``None`` where the key is always the position: also
         where every card must go (``apophis``: 101 fewer positions of 5.6 million over
@@ -200,6 +202,21 @@ class RankKey:
             self.codes[mask] = hit
         return hit
 
+    def piece(self, mask: int) -> tuple[int, int]:
+        """``(width, bits)``: the cards of ``mask`` as :meth:`key` packs them, their number
+        in six bits and then their :meth:`code` (``width`` bits in all), kept per mask.
+
+        >>> from pyramid_widget.engine.game import Game
+        >>> key = RankKey(Model.from_game(Game("egypt", deal=3)))
+        >>> key.piece(0), key.piece(0b11) == (14, 2 << 8 | key.code(0b11))
+        ((6, 0), True)
+        """
+        hit = self.pieces.get(mask)
+        if hit is None:
+            count = mask.bit_count()
+            hit = self.pieces[mask] = (6 + 4 * count, count << 4 * count | self.code(mask))
+        return hit
+
     def key(self, state: State) -> object:
         """The key :func:`a_star` keeps positions by: ``state`` itself while a redeal is
         left, else the ranks as above, packed in one number (a leading 1, the pyramid
@@ -209,7 +226,7 @@ class RankKey:
         board, lo, piles, cells, pno, flag = state
         if self.passes is None or pno < self.passes:
             return state
-        code = self.code
+        pieces = self.pieces
         stock = board >> lo << lo
         mark = ((1 << 28 | board & PYRAMID_ALL) << 28 | cells & PYRAMID_ALL) << 1 | flag
         for part in (
@@ -217,8 +234,10 @@ class RankKey:
             if self.multi
             else (board & ~PYRAMID_ALL & ~stock, stock, cells & ~PYRAMID_ALL)
         ):
-            count = part.bit_count()
-            mark = (mark << 6 | count) << 4 * count | code(part)
+            hit = pieces.get(part)  # (self.piece(part), read inline: most calls)
+            if hit is None:
+                hit = self.piece(part)
+            mark = mark << hit[0] | hit[1]
         return mark
 
 
