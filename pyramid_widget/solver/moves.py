@@ -46,8 +46,13 @@ if TYPE_CHECKING:
     from pyramid_widget.solver.model import Model
 
 
-def expand(model: Model, state: State) -> Successors:
-    """Return ``(move, next_state)`` pairs for ``state``, best first (see the module doc)."""
+def expand(model: Model, state: State, focus: int = -1, deals: bool = True) -> Successors:
+    """Return ``(move, next_state)`` pairs for ``state``, best first (see the module doc).
+
+    ``focus`` and ``deals`` keep only the moves that take or park a card of ``focus`` and,
+    if ``deals``, the draw or redeal: the same moves in the same order as the whole list
+    filtered so, without making the others (a cell move's follow-ups, rule
+    ``cell-follow-up``)."""
     flags = model.flags
     board, lo, piles, cells, pno, flag = state
     hi = model.deck_hi
@@ -73,6 +78,8 @@ def expand(model: Model, state: State) -> Successors:
         king &= unc | cells | (wtops if flags.passes is not None and pno >= flags.passes else 0)
     if king:
         low = king & -king
+        if not low & focus:
+            return []
         nxt = _remove(model, flags, state, low, removed_flag)
         return [] if nxt is None else [((KING_ALONE, low.bit_length() - 1, -1), nxt)]
 
@@ -110,6 +117,8 @@ def expand(model: Model, state: State) -> Successors:
         low = lone & -lone
         lone ^= low
         legal = True
+        if not low & focus:
+            continue
         nxt = _remove(model, flags, state, low, removed_flag)
         if nxt is not None:
             (one if low & unc else none).append(((KING_ALONE, low.bit_length() - 1, -1), nxt))
@@ -127,6 +136,9 @@ def expand(model: Model, state: State) -> Successors:
         else:
             allow = allow_c
         mates = partners[a] & allow & ~((low << 1) - 1)
+        if mates and not low & focus:
+            legal = True
+            mates &= focus
         while mates:
             mlow = mates & -mates
             mates ^= mlow
@@ -142,7 +154,7 @@ def expand(model: Model, state: State) -> Successors:
     cellm: Successors = []
     later: Successors = []
     if flags.cells and cells.bit_count() < flags.cells:
-        rest = unc | wtops
+        rest = (unc | wtops) & focus
         while rest:
             low = rest & -rest
             rest ^= low
@@ -169,9 +181,9 @@ def expand(model: Model, state: State) -> Successors:
                 )
             )
     drawm: Successors = []
-    if stock:
+    if deals and stock:
         drawm.append(((DRAW, -1, -1), _draw(flags, state, hi)))
-    elif (flags.passes is None or pno < flags.passes) and board & ~PYRAMID_ALL:
+    elif deals and (flags.passes is None or pno < flags.passes) and board & ~PYRAMID_ALL:
         npiles = (0,) * flags.piles if flags.piles > 1 else 0
         nlo = normalise(board, model.deck_lo, hi)
         npno = pno + 1 if flags.passes is not None else 0

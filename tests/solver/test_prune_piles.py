@@ -11,7 +11,16 @@ import pytest
 from pyramid_widget import Game, get_rules
 from pyramid_widget.engine.rules import RuleSet
 from pyramid_widget.solver import Verdict, solve
-from pyramid_widget.solver.model import CELL, DRAW, PYRAMID_ALL, Model, State
+from pyramid_widget.solver.model import (
+    CELL,
+    DRAW,
+    KING_ALONE,
+    PAIR,
+    PYRAMID_ALL,
+    REDEAL,
+    Model,
+    State,
+)
 from pyramid_widget.solver.moves import expand
 from pyramid_widget.solver.prune.piles import PileCheck, applies
 from pyramid_widget.solver.prune.relax import FreeStock
@@ -313,3 +322,45 @@ def test_free_stock_counted_by_rank_masks_matches_free_stock_wins() -> None:
                 pyr & ~parked | deck & ~parked, parked, usable
             )
             assert check._free_ok(state, alive, usable) == expected, str(game)
+
+
+def kept_for(move: tuple[int, ...], focus: int, deals: bool) -> bool:
+    """Whether a cell move's follow-up may be ``move``: it takes or parks a card of
+    ``focus``, or it is a draw or a redeal and ``deals`` allows them."""
+    if move[0] == PAIR:
+        return bool((1 << move[1] | 1 << move[2]) & focus)
+    if move[0] in (KING_ALONE, CELL):
+        return bool(1 << move[1] & focus)
+    return deals and move[0] in (DRAW, REDEAL)
+
+
+def test_focused_moves_are_the_whole_list_filtered() -> None:
+    # A cell move's follow-ups (rule cell-follow-up) are made by PileCheck.focused, which
+    # makes only the moves that use the focus cards (and the draw or redeal when asked):
+    # they must be the whole move list's, filtered, in its order, forced pairs included
+    # (rule pile-forced-pair lists such a pair alone). Every available card and pair of
+    # available cards is tried as the focus, with and without deals, on random stacked
+    # positions and a few moves on, under egypt and two piles with a cell.
+    two_piles = get_rules("egypt").replace(name="two-piles-cell", waste_piles=2, draw_count=2)
+    compared = forced = 0
+    for rules in (get_rules("egypt"), two_piles):
+        for seed in range(60):
+            game = small_pile_position(rules, seed)
+            rng = random.Random(seed)
+            for _ in range(4):
+                if game.is_over:
+                    break
+                model = Model.from_game(game)
+                check = PileCheck(model)
+                state = model.root
+                whole = check.expand(state)
+                cards = check._available(state)
+                singles = [1 << s for s in range(64) if cards >> s & 1]
+                for focus in singles + [a | b for a in singles for b in singles if a < b]:
+                    for deals in (False, True):
+                        want = [step for step in whole if kept_for(step[0], focus, deals)]
+                        assert check.focused(state, focus, deals) == want, (seed, str(game))
+                        compared += 1
+                forced += len(whole) == 1 and whole[0][0][0] == PAIR
+                game.play(rng.choice(list(game.legal_moves)))
+    assert compared > 2000 and forced > 5, (compared, forced)

@@ -227,9 +227,9 @@ class PileCheck:
 
     def cell_follow_ups(self, state: State, parked: State) -> list[tuple[tuple[int, ...], State]]:
         """Rule ``cell-follow-up``: for ``parked``, the position after a cell move from ``state``, the
-        moves of ``parked`` (from :meth:`expand`) that use a card the cell move made
-        available, or (when the card came from a pile) draw or redeal, each as one step
-        ``(cell move + move, position after both)``."""
+        moves of ``parked`` (from :meth:`expand`, made by :meth:`focused`) that use a card
+        the cell move made available, or (when the card came from a pile) draw or redeal,
+        each as one step ``(cell move + move, position after both)``."""
         card = state[0] & ~parked[0]
         now = self._available(parked)
         fresh = now & ~self._available(state)
@@ -249,18 +249,29 @@ class PileCheck:
             if not hope:
                 return []
         moved = (CELL, card.bit_length() - 1, -1)
-        out: list[tuple[tuple[int, ...], State]] = []
-        for move, nxt in self.expand(parked):
-            kind = move[0]
-            if kind == PAIR:
-                uses = 1 << move[1] | 1 << move[2]
-            elif kind in (KING_ALONE, CELL):
-                uses = 1 << move[1]
-            else:
-                uses = 0
-            if uses & fresh or (from_pile and kind in (DRAW, REDEAL)):
-                out.append((moved + move, nxt))
-        return out
+        return [(moved + move, nxt) for move, nxt in self.focused(parked, fresh, from_pile)]
+
+    def focused(self, state: State, focus: int, deals: bool) -> list[tuple[tuple[int, ...], State]]:
+        """The moves of :meth:`expand` that take or park a card of ``focus``, and, if
+        ``deals``, its draw or redeal, in its order. Only those are made, unless a forced
+        pair may be about (rule ``pile-forced-pair``: :meth:`expand` then lists that pair
+        alone), when the whole list is made and filtered."""
+        if self.forcing and state[4] >= self.forcing:
+            alive = state[0] | state[3]
+            avail = self._available(state)
+            partners = self.loose
+            rest = avail & self.required
+            while rest:  # a card that must go with one partner left, available
+                low = rest & -rest
+                rest ^= low
+                mates = partners[low.bit_length() - 1] & alive
+                if mates and not mates & (mates - 1) and mates & avail:
+                    return [
+                        (move, nxt)
+                        for move, nxt in self.expand(state)
+                        if _uses(move) & focus or (deals and move[0] in (DRAW, REDEAL))
+                    ]
+        return single_moves(self.model, state, focus, deals)
 
     def _available(self, state: State) -> int:
         """The available cards of ``state``: uncovered pyramid cards, pile tops, the
@@ -489,6 +500,16 @@ def strict_needs(model: Model, slot: int) -> int:
     nobody's partner then: the cell is stuck). Pile order is checked per position
     (``_buried``)."""
     return needs_mask(model, slot, cell=False)
+
+
+def _uses(move: tuple[int, ...]) -> int:
+    """The cards a compact move takes or parks (none for a draw or a redeal)."""
+    kind = move[0]
+    if kind == PAIR:
+        return 1 << move[1] | 1 << move[2]
+    if kind in (KING_ALONE, CELL):
+        return 1 << move[1]
+    return 0
 
 
 def _landing(stock: int, draw: int, piles: int) -> tuple[int, ...]:
