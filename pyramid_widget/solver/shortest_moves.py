@@ -503,6 +503,8 @@ class MoveBound:
         self.dig = PileDig(model, self.pairs) if PileDig.applies(model) else None
         self.removal_cache: dict[tuple[int, int], int] = {}
         self.delta_cache: dict[tuple[int, int], int] = {}
+        self.settled_cache: dict[tuple[int, int], int] = {}
+        """:meth:`settled` per pyramid cards in place and in the cell (where ``D`` counts)."""
         self.wanted: dict[int, list[tuple[int, int]]] = {}
         """:func:`deal_bound`'s cache."""
 
@@ -538,7 +540,13 @@ class MoveBound:
         """The removals still needed plus ``D``: the whole bound of a position with the
         stock dealt out and no redeal left where :class:`PileDig`'s count adds nothing
         (it reads the pyramid cards in place and in the cell only)."""
-        return self.removals(state) + self.floor(state)
+        if self.order is None:
+            return self.removals(state)
+        key = (state[0] & PYRAMID_ALL, state[3] & PYRAMID_ALL)
+        hit = self.settled_cache.get(key)
+        if hit is None:  # both parts read these cards alone
+            hit = self.settled_cache[key] = self.removals(state) + self.delta(*key)
+        return hit
 
     def floor(self, state: State) -> int:
         """``D`` for ``state`` (0 where it is not counted): :meth:`extra` is never less."""
