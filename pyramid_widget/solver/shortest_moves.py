@@ -537,9 +537,10 @@ class MoveBound:
         return self.removals(state) + deal_bound(self.model, state, self.wanted)
 
     def settled(self, state: State) -> int:
-        """The removals still needed plus ``D``: the whole bound of a position with the
-        stock dealt out and no redeal left where :class:`PileDig`'s count adds nothing
-        (it reads the pyramid cards in place and in the cell only)."""
+        """The removals still needed plus ``D``: never more than the whole bound (with the
+        stock dealt out and no redeal left, equal to it wherever :class:`PileDig`'s count
+        is no more than ``D``), and read from the pyramid cards in place and in the cell
+        alone, so rule ``empty-stock``'s search can ask it of any position it meets."""
         if self.order is None:
             return self.removals(state)
         key = (state[0] & PYRAMID_ALL, state[3] & PYRAMID_ALL)
