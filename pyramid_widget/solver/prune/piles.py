@@ -249,16 +249,21 @@ class PileCheck:
             if not hope:
                 return []
         moved = (CELL, card.bit_length() - 1, -1)
-        return [(moved + move, nxt) for move, nxt in self.focused(parked, fresh, from_pile)]
+        steps = self.focused(parked, fresh, from_pile, now)
+        return [(moved + move, nxt) for move, nxt in steps]
 
-    def focused(self, state: State, focus: int, deals: bool) -> list[tuple[tuple[int, ...], State]]:
+    def focused(
+        self, state: State, focus: int, deals: bool, avail: int | None = None
+    ) -> list[tuple[tuple[int, ...], State]]:
         """The moves of :meth:`expand` that take or park a card of ``focus``, and, if
         ``deals``, its draw or redeal, in its order. Only those are made, unless a forced
         pair may be about (rule ``pile-forced-pair``: :meth:`expand` then lists that pair
-        alone), when the whole list is made and filtered."""
+        alone), when the whole list is made and filtered. ``avail``: :meth:`_available` of
+        ``state``, if the caller has it."""
         if self.forcing and state[4] >= self.forcing:
             alive = state[0] | state[3]
-            avail = self._available(state)
+            if avail is None:
+                avail = self._available(state)
             partners = self.loose
             rest = avail & self.required
             while rest:  # a card that must go with one partner left, available
