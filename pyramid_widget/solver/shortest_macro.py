@@ -286,8 +286,13 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                     if last is not None or (not cross and pno < passes):
                         held = cap + 1  # the cheapest a child left out can be
                 deck = board & ~PYRAMID_ALL
-                ahead = (deck >> lo).bit_count()  # the draws to the end of the stock
-                behind = (deck & ((1 << lo) - 1)).bit_count()  # the waste
+                # a move stopping at ``at`` costs the deck cards it passes plus one: in this
+                # pass the stock cards before ``at``, ``here - (deck >> at).bit_count()``;
+                # in the next one every stock card, the redeal and the deck cards before
+                # ``at``, ``there - (deck >> at).bit_count()`` (one count a candidate)
+                here = (deck >> lo).bit_count() + 1
+                there = here + 1 + deck.bit_count()
+                gh = g + h  # pathmax: h - step is admissible for a child (see below)
                 kings = deck & stop_kings  # never drawn: see _king_barriers
                 near, far = hi, hi  # the last stop allowed in this pass and in the next
                 if kings:
@@ -297,23 +302,26 @@ def macro_a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Re
                         # removals are not even listed (they would be dropped below)
                         last, cross = near, False
                 for bits, at, crossed in candidates(model, state, last, cross):
-                    if at > (far if crossed else near):
-                        continue
                     if crossed:
-                        step = ahead + 2 + (deck & ((1 << at) - 1)).bit_count()
+                        if at > far:
+                            continue
+                        step = there - (deck >> at).bit_count()
                     else:
-                        step = (deck & ((1 << at) - 1)).bit_count() - behind + 1
+                        if at > near:
+                            continue
+                        step = here - (deck >> at).bit_count()
                     nboard = board & ~bits
                     nlo = at
                     if bits >> at & 1:
                         rest = nboard >> at
                         nlo = at + (rest & -rest).bit_length() - 1 if rest else hi
                     # pathmax: h - step is admissible for the child since h is for the
-                    # parent (the estimate needs only the pyramid, which rule rank-order
-                    # leaves alone)
+                    # parent, so its estimate is at least g + h (the removal count needs
+                    # only the pyramid, which rule rank-order leaves alone)
                     info = known.get(nboard & PYRAMID_ALL)
-                    nf = info[0] if info is not None else cheap(nboard)
-                    nf = g + step + (nf if nf > h - step else h - step)
+                    nf = g + step + (info[0] if info is not None else cheap(nboard))
+                    if nf < gh:
+                        nf = gh
                     if nf <= limit:
                         kids.append((nf, step, bits, at, crossed, nboard, nlo))
             keep = []  # the children held back again (kept only where nothing is unlisted)
