@@ -17,7 +17,7 @@ way to it turns up, so the bound need only be admissible.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from operator import itemgetter
 from typing import Any
@@ -614,6 +614,13 @@ class Tables:
         self.late_price = [0] * self.hi
         self.seen = [0] * self.hi
         """Scratch for :meth:`late` (each call writes the slots it reads)."""
+        self.up: dict[int, Sequence[int]] = {}
+        self.down: dict[int, Sequence[int]] = {}
+        """The slots of a deck mask, lowest first and highest first (:func:`slots_of`), for
+        the walks of :meth:`costs`, :meth:`stock_walk` and :meth:`late`: a ``for`` over a
+        list instead of peeling off one bit at a time (three operations on numbers above
+        30 bits a card). Masks repeat: on ``relaxed`` deals 82, 38, 166, 101 and 2 the walks
+        of :meth:`costs` see a fifth to a quarter as many masks as calls."""
 
     def bound(self, board: int, lo: int, pno: int) -> int:
         """Removals still needed plus the extra moves (see :func:`extra_bound`)."""
@@ -822,20 +829,20 @@ class Tables:
         reach = self.reach
         rank_bit = reach.rank_bit
         seen = self.seen
-        while deck:  # the next pass: every deck card in order, the waste's first
-            low = deck & -deck
-            deck ^= low
-            s = low.bit_length() - 1
+        order = self.up.get(deck)
+        if order is None:
+            order = self.up[deck] = slots_of(deck)
+        for s in order:  # the next pass: every deck card in order, the waste's first
             k = ranks[s]
             i = at[k]
             bit = rank_bit[s]
             if top and not within & bit:  # in the relaxed game, as it comes up
                 gone, exposed = reach.add(pyr, within, bit, gone, exposed)
                 within |= bit
-            if low & wanted:
+            if wanted >> s & 1:
                 price[s] = acc + 1 + OWN[i]  # + 1: the redeal
                 seen[s] = exposed
-            if low & leaving:  # it may be gone by then: it costs nothing here
+            if leaving >> s & 1:  # it may be gone by then: it costs nothing here
                 continue
             if not top:
                 acc += 1  # drawn, whatever it goes with later
@@ -896,11 +903,11 @@ class Tables:
         out = [LOST] * self.hi
         at = base[:]
         acc = 0
+        order = self.up.get(stock)
+        if order is None:
+            order = self.up[stock] = slots_of(stock)
         if self.top:
-            while stock:  # this pass: the stock from its top
-                low = stock & -stock
-                stock ^= low
-                s = low.bit_length() - 1
+            for s in order:  # this pass: the stock from its top
                 k = ranks[s]
                 i = at[k]
                 out[s] = acc + OWN[i]
@@ -908,10 +915,7 @@ class Tables:
                 at[k] = i + 5
                 at[13 - k] += 1
         else:
-            while stock:  # a stock card is drawn before it is played
-                low = stock & -stock
-                stock ^= low
-                s = low.bit_length() - 1
+            for s in order:  # a stock card is drawn before it is played
                 out[s] = acc + 1 + OWN[base[ranks[s]]]
                 acc += 1
         return out, acc, at
@@ -950,13 +954,14 @@ class Tables:
         total = 0
         floor = wanted & -wanted  # the lowest target in the waste
         rest = waste & -floor
+        order = self.down.get(rest)
+        if order is None:
+            order = self.down[rest] = slots_of(rest)[::-1]
         # the waste cards below ``edge`` are not walked from the top (below the lowest
         # target, or under a stuck card): no early stop there
         edge = floor.bit_length() - 1
         needs, lone, live = self.model.needs, self.lone, pyr_stock & ~last
-        while rest:  # the waste from its top, each card above removed first
-            s = rest.bit_length() - 1
-            rest ^= 1 << s
+        for s in order:  # the waste from its top, each card above removed first
             k = ranks[s]
             i = at[k]
             before[s] = total
@@ -975,10 +980,10 @@ class Tables:
         shared = stock if self.shared else 0
         partners = self.model.partners
         at = after[:]
-        while waste:  # the next pass (after the redeal), up to where this one began
-            low = waste & -waste
-            waste ^= low
-            s = low.bit_length() - 1
+        order = self.up.get(waste)
+        if order is None:
+            order = self.up[waste] = slots_of(waste)
+        for s in order:  # the next pass (after the redeal), up to where this one began
             if s >= edge and acc >= before[s]:  # acc + 1 (the redeal) > the top-down total
                 break
             k = ranks[s]
