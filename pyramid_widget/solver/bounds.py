@@ -22,8 +22,6 @@ counts the most pyramid pairs an actual clearing order can make.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from pyramid_widget.engine.cards import rank
 from pyramid_widget.solver.model import (
     PYRAMID_ALL,
@@ -458,13 +456,13 @@ class PassReach:
         """The relaxed game per pyramid and set of ranks within reach (one number)."""
         self.stock_ranks: dict[int, int] = {}
         """The ranks of the cards of a stock, per stock mask."""
-        self.up: dict[int, Sequence[int]] = {}
-        self.down: dict[int, Sequence[int]] = {}
-        """The slots of a deck mask, lowest first and highest first (:func:`slots_of`), for
-        the walks of :meth:`late` and of :class:`~.shortest_macro.Tables`: a ``for`` over
-        a list instead of peeling off one bit at a time (three operations on numbers above
-        30 bits a card). Masks repeat: on ``relaxed`` deals 82, 38, 166, 101 and 2 the
-        waste walks of ``Tables.costs`` see a fifth to a quarter as many masks as calls."""
+        self.slots: dict[int, tuple[int, ...]] = {}
+        """The slots of a deck mask, lowest first (:func:`slots_of`; the walks from the top
+        take them ``reversed``), for the walks of :meth:`late` and of
+        :class:`~.shortest_macro.Tables`: a ``for`` over a tuple instead of peeling off
+        one bit at a time (three operations on ints a card, each making a new int). Masks
+        repeat: on ``relaxed`` deals 82, 38, 166, 101 and 2 the waste walks of
+        ``Tables.costs`` see a fifth to a quarter as many masks as calls."""
         self.able: dict[int, int] = {}
         """Per set of ranks within reach: the pyramid cards that may go whatever else is
         exposed (Kings that go alone, cards with a deck partner of one of those ranks)."""
@@ -546,12 +544,12 @@ class PassReach:
         needs, lone = self.needs, self.lone
         shared = stock if self.shared else 0
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
-        order = self.down.get(waste)
+        order = self.slots.get(waste)
         if order is None:
-            order = self.down[waste] = slots_of(waste)[::-1]
+            order = self.slots[waste] = tuple(slots_of(waste))
         reached = 0  # the lowest waste slot within reach
         dug: dict[int, tuple[int, int]] = {}  # per rank: waste cards gone so far, partners
-        for s in order:  # from the top down, while each card can go
+        for s in reversed(order):  # from the top down, while each card can go
             reached = s
             bit = self.rank_bit[s]
             if not lone >> s & 1:
@@ -569,9 +567,9 @@ class PassReach:
         avail = stock | waste >> reached << reached  # (the first card that cannot go too)
         partners = exposed | (avail if self.shared else 0)
         leaving = 0
-        order = self.up.get(avail)
+        order = self.slots.get(avail)
         if order is None:
-            order = self.up[avail] = slots_of(avail)
+            order = self.slots[avail] = tuple(slots_of(avail))
         for s in order:
             if lone >> s & 1 or needs[s] & partners:
                 leaving |= 1 << s

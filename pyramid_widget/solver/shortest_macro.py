@@ -614,10 +614,9 @@ class Tables:
         self.late_price = [0] * self.hi
         self.seen = [0] * self.hi
         """Scratch for :meth:`late` (each call writes the slots it reads)."""
-        self.up, self.down = self.reach.up, self.reach.down
-        """The slots of a deck mask, lowest first and highest first, shared with
-        :class:`~.bounds.PassReach` (see there), for the walks of :meth:`costs`,
-        :meth:`stock_walk` and :meth:`late`."""
+        self.slots = self.reach.slots
+        """The slots of a deck mask, lowest first, shared with :class:`~.bounds.PassReach`
+        (see there), for the walks of :meth:`costs`, :meth:`stock_walk` and :meth:`late`."""
 
     def bound(self, board: int, lo: int, pno: int) -> int:
         """Removals still needed plus the extra moves (see :func:`extra_bound`)."""
@@ -826,9 +825,9 @@ class Tables:
         reach = self.reach
         rank_bit = reach.rank_bit
         seen = self.seen
-        order = self.up.get(deck)
+        order = self.slots.get(deck)
         if order is None:
-            order = self.up[deck] = slots_of(deck)
+            order = self.slots[deck] = tuple(slots_of(deck))
         for s in order:  # the next pass: every deck card in order, the waste's first
             k = ranks[s]
             i = at[k]
@@ -853,12 +852,12 @@ class Tables:
                 at[k] = i + 5
                 at[13 - k] += 1
         worst = 0
-        up = self.up
+        slots = self.slots
         for card, mates in lonely:
             best = LOST
-            order = up.get(mates)
+            order = slots.get(mates)
             if order is None:
-                order = up[mates] = slots_of(mates)
+                order = slots[mates] = tuple(slots_of(mates))
             for sd in order:
                 c = price[sd] + (1 if top and not seen[sd] & card else 0)
                 if c < best:
@@ -901,9 +900,9 @@ class Tables:
         out = [LOST] * self.hi
         at = base[:]
         acc = 0
-        order = self.up.get(stock)
+        order = self.slots.get(stock)
         if order is None:
-            order = self.up[stock] = slots_of(stock)
+            order = self.slots[stock] = tuple(slots_of(stock))
         if self.top:
             for s in order:  # this pass: the stock from its top
                 k = ranks[s]
@@ -951,15 +950,14 @@ class Tables:
         before = self.before  # the top-down walk's total before each waste card
         total = 0
         floor = wanted & -wanted  # the lowest target in the waste
-        rest = waste & -floor
-        order = self.down.get(rest)
+        order = self.slots.get(waste)
         if order is None:
-            order = self.down[rest] = slots_of(rest)[::-1]
+            order = self.slots[waste] = tuple(slots_of(waste))
         # the waste cards below ``edge`` are not walked from the top (below the lowest
         # target, or under a stuck card): no early stop there
         edge = floor.bit_length() - 1
         needs, lone, live = self.model.needs, self.lone, pyr_stock & ~last
-        for s in order:  # the waste from its top, each card above removed first
+        for s in reversed(order):  # the waste from its top, each card above removed first
             k = ranks[s]
             i = at[k]
             before[s] = total
@@ -970,6 +968,8 @@ class Tables:
             total += STEP[i]
             at[k] = i + 5
             at[13 - k] += 1
+            if s == edge:  # the lowest target: done
+                break
         if self.passes is not None and pno >= self.passes:
             return out
         top = self.top
@@ -978,9 +978,6 @@ class Tables:
         shared = stock if self.shared else 0
         partners = self.model.partners
         at = after[:]
-        order = self.up.get(waste)
-        if order is None:
-            order = self.up[waste] = slots_of(waste)
         for s in order:  # the next pass (after the redeal), up to where this one began
             if s >= edge and acc >= before[s]:  # acc + 1 (the redeal) > the top-down total
                 break
