@@ -462,7 +462,9 @@ class PassReach:
         :class:`~.shortest_macro.Tables`: a ``for`` over a tuple instead of peeling off
         one bit at a time (three operations on ints a card, each making a new int). Masks
         repeat: on ``relaxed`` deals 82, 38, 166, 101 and 2 the waste walks of
-        ``Tables.costs`` see a fifth to a quarter as many masks as calls."""
+        ``Tables.costs`` see a fifth to a quarter as many masks as calls. The price is
+        memory: ``medium`` deal 115 (7,378 positions) peaks at 49.6 MB against 44.2 MB
+        without them."""
         self.able: dict[int, int] = {}
         """Per set of ranks within reach: the pyramid cards that may go whatever else is
         exposed (Kings that go alone, cards with a deck partner of one of those ranks)."""
@@ -505,10 +507,10 @@ class PassReach:
         the masks that cache holds for the search anyway; on ``relaxed`` deals 82, 38, 166,
         101 and 2, asked 48,378 times, 2.2% fewer instructions than the shifts). That is
         the same as no such card on a covering chain (``Model.chains``): a card that has
-        gone was exposed, so by induction its own chains have gone; and a card the position no
-        longer holds left uncovered, so every card of its chains had left before it (the
-        search asks about positions reached by play from the model's root, whose chains
-        run through the root's cards only)."""
+        gone was exposed, so by induction its own chains have gone; and a card the
+        position no longer holds left uncovered, so every card of its chains had left
+        before it (the search asks about positions reached by play from the model's root,
+        whose chains run through the root's cards only)."""
         key = pyr | ranks << 28
         hit = self.cache.get(key)
         if hit is None:
