@@ -158,12 +158,13 @@ def expand(model: Model, state: State, focus: int = -1, deals: bool = True) -> S
         while rest:
             low = rest & -rest
             rest ^= low
-            npiles = tuple(p & ~low for p in piles) if flags.piles > 1 else piles
             nboard = board & ~low
+            npiles = piles  # (a pyramid card's park leaves the piles as they are)
             if low & unc:
                 fresh = uncovered(nboard & PYRAMID_ALL, UNCOVERED) & ~unc
             else:  # a waste top: the card under it in its pile is next
                 if flags.piles > 1:
+                    npiles = tuple([p & ~low for p in piles])
                     pile = next(p for p in piles if p & low) & ~low
                 else:
                     pile = board & ~PYRAMID_ALL & ((1 << lo) - 1) & ~low
@@ -174,6 +175,7 @@ def expand(model: Model, state: State, focus: int = -1, deals: bool = True) -> S
                 fresh ^= f
                 if partners[f.bit_length() - 1] & (avail | low):
                     useful = True
+                    break
             (cellm if useful else later).append(
                 (
                     (CELL, low.bit_length() - 1, -1),
@@ -240,7 +242,7 @@ def _remove(model: Model, flags: Switches, state: State, bits: int, flag: int) -
     if bits >> lo & 1:
         lo = normalise(nboard, lo, model.deck_hi)
     if flags.piles > 1 and bits & ~PYRAMID_ALL:
-        piles = tuple(p & ~bits for p in piles)
+        piles = tuple([p & ~bits for p in piles])  # (a list is built quicker than a generator)
     return (nboard, lo, piles, ncells, pno, flag)
 
 
