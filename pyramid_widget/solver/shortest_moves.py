@@ -129,7 +129,7 @@ def a_star(model: Model, budget: Budget, ceiling: int | None = None) -> Result:
                 budget.check_time()
             steps = expand(state)
             if fuse is not None:
-                steps = [fused for step in steps for fused in _fused(step, state, fuse)]
+                steps = _fused(steps, state, fuse)
             for move, nxt in steps:
                 ng = g + len(move) // 3
                 nmark = key(nxt)
@@ -891,15 +891,18 @@ def _removal_bound(model: Model) -> Callable[[State], int]:
 Steps = list[tuple[StepMove, State]]
 
 
-def _fused(
-    step: tuple[StepMove, State], state: State, fuse: Callable[[State, State], Steps]
-) -> Steps:
-    """A cell move's follow-ups as two-move steps (rule ``cell-follow-up``); any other step
-    as it is."""
-    move, nxt = step
-    if move[0] == CELL and len(move) == 3:
-        return fuse(state, nxt)
-    return [step]
+def _fused(steps: Steps, state: State, fuse: Callable[[State, State], Steps]) -> Steps:
+    """The steps of ``state``, each cell move replaced by its follow-ups as two-move steps
+    (rule ``cell-follow-up``), the others as they are (one call a position, not one a step:
+    ``egypt`` deal 74 made 244,828 calls for 52,192 positions)."""
+    out: Steps = []
+    for step in steps:
+        move = step[0]
+        if move[0] == CELL and len(move) == 3:
+            out += fuse(state, step[1])
+        else:
+            out.append(step)
+    return out
 
 
 def _line(
