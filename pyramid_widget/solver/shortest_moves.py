@@ -838,18 +838,21 @@ class PileDig:
         worst = _dearest(costs, todo)  # :meth:`extra`'s answer
         x = worst if worst > floor else floor
         # the joint figures, less ``dealt``: a pile card max(x, its dig), a stock card x
-        # plus its draws beyond ``dealt``, a deck card in the cell x
+        # plus its draws beyond ``dealt``, a deck card in the cell x. A pile card keeps its
+        # dig cost here: ``_dearest``'s floor ``x`` takes the larger of ``x`` and each
+        # requirement's ``e``-th smallest, which is the ``e``-th smallest of the figures
+        # max(x, cost) (raising every value to ``x`` keeps their order), so only the other
+        # targets are written (2.1 of 7.6 a call on ``egypt`` deal 43)
         draw = self.draw
-        rest = targets
+        rest = targets & free
         while rest:
             low = rest & -rest
             rest ^= low
-            s = low.bit_length() - 1
             if low & stock:
                 over = -(-((stock & (low - 1)).bit_count() + 1) // draw) - dealt
-                costs[s] = x + over if over > 0 else x
-            elif low & free or costs[s] < x:
-                costs[s] = x
+                costs[low.bit_length() - 1] = x + over if over > 0 else x
+            else:
+                costs[low.bit_length() - 1] = x
         return _dearest(costs, kept, x, alive)
 
 
