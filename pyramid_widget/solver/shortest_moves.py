@@ -280,7 +280,8 @@ def deal_bound(
     ``ceil(stock cards / draw_count)`` at once (the per-card loop can add nothing; this
     shortcut is most of this function's cost under ``apophis``).
 
-    ``cache`` keeps, per set of pyramid cards, the deck cards they need by rank.
+    ``cache`` keeps, per set of pyramid cards, the deck cards they need: ``(the cards of a
+    rank, how many of them)``.
     """
     flags = model.flags
     if flags.stock_top or flags.pyramid_stock or flags.stock_waste or flags.cell_stock:
@@ -318,7 +319,8 @@ def _counted_reach(
 ) -> int:
     """The furthest stock slot (plus one) the counting of :func:`deal_bound` must deal, or
     ``-1`` when the stock does not hold enough partners."""
-    pyramid = (state[0] | state[3]) & PYRAMID_ALL
+    alive = state[0] | state[3]
+    pyramid = alive & PYRAMID_ALL
     wanted = cache.get(pyramid) if cache is not None else None
     if wanted is None:
         wanted = []
@@ -327,23 +329,25 @@ def _counted_reach(
             low_side, high_side = pyramid & masks[r], pyramid & masks[13 - r]
             pairs = matched(low_side, needs, high_side) if low_side and high_side else 0
             if low_side.bit_count() > pairs:
-                wanted.append((13 - r, low_side.bit_count() - pairs))
+                wanted.append((masks[13 - r], low_side.bit_count() - pairs))
             if high_side.bit_count() > pairs:
-                wanted.append((r, high_side.bit_count() - pairs))
+                wanted.append((masks[r], high_side.bit_count() - pairs))
         if cache is not None:
             cache[pyramid] = wanted
     reach = 0
-    out = (state[0] | state[3]) & ~PYRAMID_ALL & ~stock
-    for k, count in wanted:
-        count -= (out & model.rank_masks[k]).bit_count()
+    out = alive & ~(PYRAMID_ALL | stock)
+    for rank, count in wanted:
+        count -= (out & rank).bit_count()
         if count <= 0:
             continue
-        left = stock & model.rank_masks[k]
+        left = stock & rank
         for _ in range(count - 1):  # the count-th of them in stock order
             left &= left - 1
         if not left:
             return -1
-        reach = max(reach, (left & -left).bit_length())
+        here = (left & -left).bit_length()
+        if here > reach:
+            reach = here
     return reach
 
 
@@ -536,7 +540,10 @@ class MoveBound:
 
     def cheap(self, state: State) -> int:
         """The removals and draws still needed (the quick part of the bound)."""
-        return self.removals(state) + deal_bound(self.model, state, self.wanted)
+        hit = self.removal_cache.get((state[0] & PYRAMID_ALL, state[3] & PYRAMID_ALL))
+        if hit is None:  # (:meth:`removals`' cache read inline: asked of every child)
+            hit = self.removals(state)
+        return hit + deal_bound(self.model, state, self.wanted)
 
     def settled(self, state: State) -> int:
         """The removals still needed plus ``D``: never more than the whole bound (with the
@@ -553,9 +560,11 @@ class MoveBound:
 
     def floor(self, state: State) -> int:
         """``D`` for ``state`` (0 where it is not counted): :meth:`extra` is never less."""
-        if self.order is None:
-            return 0
-        return self.delta(state[0] & PYRAMID_ALL, state[3] & PYRAMID_ALL)
+        key = (state[0] & PYRAMID_ALL, state[3] & PYRAMID_ALL)
+        hit = self.delta_cache.get(key)
+        if hit is None:  # (:meth:`delta`'s cache read inline: asked of most positions)
+            return 0 if self.order is None else self.delta(*key)
+        return hit
 
     def extra(self, state: State, cheap: int | None = None) -> int:
         """The dig-or-deal count of :meth:`PileDig.joint` where it applies, else ``D`` (0
