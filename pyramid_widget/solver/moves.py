@@ -135,7 +135,7 @@ def expand(model: Model, state: State, focus: int = -1, deals: bool = True) -> S
             allow = allow_s
         else:
             allow = allow_c
-        mates = partners[a] & allow & ~((low << 1) - 1)
+        mates = partners[a] & allow & rest  # the partners after ``a`` (``allow`` is in ``avail``)
         if mates and not low & focus:
             legal = True
             mates &= focus
@@ -158,12 +158,13 @@ def expand(model: Model, state: State, focus: int = -1, deals: bool = True) -> S
         while rest:
             low = rest & -rest
             rest ^= low
-            npiles = tuple(p & ~low for p in piles) if flags.piles > 1 else piles
             nboard = board & ~low
+            npiles = piles  # (a pyramid card's park leaves the piles as they are)
             if low & unc:
                 fresh = uncovered(nboard & PYRAMID_ALL, UNCOVERED) & ~unc
             else:  # a waste top: the card under it in its pile is next
                 if flags.piles > 1:
+                    npiles = tuple([p & ~low for p in piles])
                     pile = next(p for p in piles if p & low) & ~low
                 else:
                     pile = board & ~PYRAMID_ALL & ((1 << lo) - 1) & ~low
@@ -174,6 +175,7 @@ def expand(model: Model, state: State, focus: int = -1, deals: bool = True) -> S
                 fresh ^= f
                 if partners[f.bit_length() - 1] & (avail | low):
                     useful = True
+                    break
             (cellm if useful else later).append(
                 (
                     (CELL, low.bit_length() - 1, -1),
@@ -234,13 +236,14 @@ def dead_after(model: Model, alive: int, bits: int) -> bool:
 def _remove(model: Model, flags: Switches, state: State, bits: int, flag: int) -> State | None:
     """The state after removing the cards of ``bits``, or ``None`` if it is a dead end."""
     board, lo, piles, cells, pno, _ = state
-    nboard, ncells = board & ~bits, cells & ~bits
+    keep = ~bits
+    nboard, ncells = board & keep, cells & keep
     if dead_after(model, nboard | ncells, bits):
         return None
     if bits >> lo & 1:
         lo = normalise(nboard, lo, model.deck_hi)
     if flags.piles > 1 and bits & ~PYRAMID_ALL:
-        piles = tuple(p & ~bits for p in piles)
+        piles = tuple([p & keep for p in piles])  # (a list is built quicker than a generator)
     return (nboard, lo, piles, ncells, pno, flag)
 
 

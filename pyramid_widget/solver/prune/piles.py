@@ -194,6 +194,9 @@ class PileCheck:
         """Per rank ``r`` (sum-13 pairing): ``(cards of rank r, cards of rank 13 - r)``, the
         ranks whose cards have no partner left when no card of the other rank is live."""
         self.uncovered_cache: dict[int, int] = {}
+        self.before: tuple[State | None, int] = (None, 0)
+        """The last position :meth:`cell_follow_ups` was asked about from, with its
+        :meth:`_available`: a search asks about every park of one position in a row."""
         self.one_cell = rules.cells == 1
         zones = rules.pair_zones
         gains = [
@@ -232,7 +235,11 @@ class PileCheck:
         each as one step ``(cell move + move, position after both)``."""
         card = state[0] & ~parked[0]
         now = self._available(parked)
-        fresh = now & ~self._available(state)
+        last, then = self.before
+        if last is not state:
+            then = self._available(state)
+            self.before = (state, then)
+        fresh = now & ~then
         from_pile = not card & PYRAMID_ALL
         if self.cell_gains[from_pile]:  # the card pairs in the cell as it could not before
             fresh |= card
