@@ -529,6 +529,19 @@ class PassReach:
             self.cache[key] = hit
         return hit
 
+    def order(self, mask: int) -> tuple[int, ...]:
+        """The slots of the deck mask ``mask``, lowest first, kept in :attr:`slots`.
+
+        >>> from pyramid_widget.engine.game import Game
+        >>> reach = PassReach(Model.from_game(Game("relaxed", deal=0)))
+        >>> reach.order(0b101 << 28), reach.order(0)
+        ((28, 30), ())
+        """
+        hit = self.slots.get(mask)
+        if hit is None:
+            hit = self.slots[mask] = tuple(slots_of(mask))
+        return hit
+
     def late(self, board: int, lo: int, cards: int) -> tuple[int, int, tuple[int, int, int]]:
         """``(late, leaving, end)``: the pyramid cards of ``cards`` that cannot be uncovered
         before this pass ends; when there are some, the deck cards that could leave the
@@ -546,9 +559,7 @@ class PassReach:
         needs, lone = self.needs, self.lone
         shared = stock if self.shared else 0
         waste = board & ~PYRAMID_ALL & ((1 << lo) - 1)
-        order = self.slots.get(waste)
-        if order is None:
-            order = self.slots[waste] = tuple(slots_of(waste))
+        order = self.order(waste)
         reached = 0  # the lowest waste slot within reach
         dug: dict[int, tuple[int, int]] = {}  # per rank: waste cards gone so far, partners
         for s in reversed(order):  # from the top down, while each card can go
@@ -569,10 +580,7 @@ class PassReach:
         avail = stock | waste >> reached << reached  # (the first card that cannot go too)
         partners = exposed | (avail if self.shared else 0)
         leaving = 0
-        order = self.slots.get(avail)
-        if order is None:
-            order = self.slots[avail] = tuple(slots_of(avail))
-        for s in order:
+        for s in self.order(avail):
             if lone >> s & 1 or needs[s] & partners:
                 leaving |= 1 << s
         return cards & ~exposed, leaving, (gone, exposed, ranks)

@@ -614,9 +614,10 @@ class Tables:
         self.late_price = [0] * self.hi
         self.seen = [0] * self.hi
         """Scratch for :meth:`late` (each call writes the slots it reads)."""
-        self.slots = self.reach.slots
-        """The slots of a deck mask, lowest first, shared with :class:`~.bounds.PassReach`
-        (see there), for the walks of :meth:`costs`, :meth:`stock_walk` and :meth:`late`."""
+        self.order = self.reach.order
+        """The slots of a deck mask, lowest first (:meth:`.bounds.PassReach.order`, whose
+        cache this shares), for the walks of :meth:`costs`, :meth:`stock_walk` and
+        :meth:`late`."""
 
     def bound(self, board: int, lo: int, pno: int) -> int:
         """Removals still needed plus the extra moves (see :func:`extra_bound`)."""
@@ -825,9 +826,7 @@ class Tables:
         reach = self.reach
         rank_bit = reach.rank_bit
         seen = self.seen
-        order = self.slots.get(deck)
-        if order is None:
-            order = self.slots[deck] = tuple(slots_of(deck))
+        order = self.order(deck)
         for s in order:  # the next pass: every deck card in order, the waste's first
             k = ranks[s]
             i = at[k]
@@ -852,13 +851,10 @@ class Tables:
                 at[k] = i + 5
                 at[13 - k] += 1
         worst = 0
-        slots = self.slots
+        slots_in = self.order
         for card, mates in lonely:
             best = LOST
-            order = slots.get(mates)
-            if order is None:
-                order = slots[mates] = tuple(slots_of(mates))
-            for sd in order:
+            for sd in slots_in(mates):
                 c = price[sd] + (1 if top and not seen[sd] & card else 0)
                 if c < best:
                     best = c
@@ -900,9 +896,7 @@ class Tables:
         out = [LOST] * self.hi
         at = base[:]
         acc = 0
-        order = self.slots.get(stock)
-        if order is None:
-            order = self.slots[stock] = tuple(slots_of(stock))
+        order = self.order(stock)
         if self.top:
             for s in order:  # this pass: the stock from its top
                 k = ranks[s]
@@ -950,9 +944,7 @@ class Tables:
         before = self.before  # the top-down walk's total before each waste card
         total = 0
         floor = wanted & -wanted  # the lowest target in the waste
-        order = self.slots.get(waste)
-        if order is None:
-            order = self.slots[waste] = tuple(slots_of(waste))
+        order = self.order(waste)
         # the waste cards below ``edge`` are not walked from the top (below the lowest
         # target, or under a stuck card): no early stop there
         edge = floor.bit_length() - 1
