@@ -16,12 +16,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from pyramid_widget.solver.model import CELL, Model, State
+from pyramid_widget.solver.model import CELL, Model, State, StepMove, Successors
 from pyramid_widget.solver.prune import piles
 from pyramid_widget.solver.search import CHECK_EVERY, Budget, OutOfBudget, Result
-
-StepMove = tuple[int, ...]
-Steps = list[tuple[StepMove, State]]
 
 
 def depth_first(model: Model, budget: Budget) -> Result:
@@ -78,11 +75,11 @@ RESTARTS = (1000,) * 12
 """Position caps of the shuffled searches that come first (see :func:`depth_first`)."""
 
 
-def _shuffled(expand: Callable[[State], Steps], seed: int) -> Callable[[State], Steps]:
+def _shuffled(expand: Callable[[State], Successors], seed: int) -> Callable[[State], Successors]:
     """``expand`` with its moves in a random order drawn from ``seed``."""
     rng = random.Random(seed)
 
-    def moves(state: State) -> Steps:
+    def moves(state: State) -> Successors:
         out = expand(state)
         rng.shuffle(out)
         return out
@@ -93,12 +90,12 @@ def _shuffled(expand: Callable[[State], Steps], seed: int) -> Callable[[State], 
 def _dive(
     model: Model,
     dead: Callable[[State], bool],
-    expand: Callable[[State], Steps],
+    expand: Callable[[State], Successors],
     budget: Budget,
     cap: int | None,
     done: int,
     lost: set[State] | None = None,
-    fuse: Callable[[State, State], Steps] | None = None,
+    fuse: Callable[[State, State], Successors] | None = None,
 ) -> Result:
     """One depth-first search (see :func:`depth_first`); ``found`` is ``None`` when the
     budget or the position ``cap`` ran out. ``done`` positions were searched before.

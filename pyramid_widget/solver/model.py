@@ -60,7 +60,10 @@ PAIR, KING_ALONE, DRAW, REDEAL, CELL = range(5)
 """Move kinds of the compact moves ``(kind, slot_a, slot_b)``."""
 
 CompactMove = tuple[int, int, int]
-Successors = list[tuple[tuple[int, ...], State]]
+StepMove = tuple[int, ...]
+"""One or more compact moves flattened into one tuple, three numbers a move (a move and the
+follow-ups fused with it)."""
+Successors = list[tuple[StepMove, State]]
 """``(move, next position)`` pairs from a move generator (moves may be fused into longer
 tuples, three numbers a move)."""
 

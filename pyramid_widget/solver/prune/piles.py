@@ -116,6 +116,7 @@ from pyramid_widget.solver.model import (
     REDEAL,
     Model,
     State,
+    Successors,
     matching,
     needs_mask,
     starved_in,
@@ -124,8 +125,6 @@ from pyramid_widget.solver.model import (
 from pyramid_widget.solver.moves import expand as single_moves
 from pyramid_widget.solver.prune.relax import LIMIT, FreeStock
 from pyramid_widget.solver.search import never
-
-Steps = list[tuple[tuple[int, ...], State]]
 
 
 def applies(model: Model) -> bool:
@@ -140,8 +139,8 @@ class PileTests:
     generator and, with one pass and a cell, the cell moves' follow-ups (``None`` else)."""
 
     dead: Callable[[State], bool]
-    expand: Callable[[State], Steps]
-    follow_ups: Callable[[State, State], Steps] | None
+    expand: Callable[[State], Successors]
+    follow_ups: Callable[[State, State], Successors] | None
     check: PileCheck | None
     """The tests' :class:`PileCheck`, ``None`` where they do not apply."""
 
