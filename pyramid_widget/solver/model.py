@@ -64,8 +64,7 @@ StepMove = tuple[int, ...]
 """One or more compact moves flattened into one tuple, three numbers a move (a move and the
 follow-ups fused with it)."""
 Successors = list[tuple[StepMove, State]]
-"""``(move, next position)`` pairs from a move generator (moves may be fused into longer
-tuples, three numbers a move)."""
+"""``(move, next position)`` pairs from a move generator."""
 
 PYRAMID_ALL = (1 << SIZE) - 1
 

@@ -210,7 +210,7 @@ class PileCheck:
         self.stock_cols: dict[int, tuple[int, ...]] = {}
         """Cache of :meth:`_columns`: the pile each stock card will land on, per stock."""
 
-    def expand(self, state: State) -> list[tuple[tuple[int, ...], State]]:
+    def expand(self, state: State) -> Successors:
         """The model's moves, or only a forced pair when there is one (rule ``pile-forced-pair``)."""
         moves = single_moves(self.model, state)
         if not self.forcing or state[4] < self.forcing:
@@ -227,7 +227,7 @@ class PileCheck:
                 return [(move, nxt)]
         return moves
 
-    def cell_follow_ups(self, state: State, parked: State) -> list[tuple[tuple[int, ...], State]]:
+    def cell_follow_ups(self, state: State, parked: State) -> Successors:
         """Rule ``cell-follow-up``: for ``parked``, the position after a cell move from ``state``, the
         moves of ``parked`` (from :meth:`expand`, made by :meth:`focused`) that use a card
         the cell move made available, or (when the card came from a pile) draw or redeal,
@@ -260,7 +260,7 @@ class PileCheck:
 
     def focused(
         self, state: State, focus: int, deals: bool, avail: int | None = None
-    ) -> list[tuple[tuple[int, ...], State]]:
+    ) -> Successors:
         """The moves of :meth:`expand` that take or park a card of ``focus``, and, if
         ``deals``, its draw or redeal, in its order. Only those are made, unless a forced
         pair may be about (rule ``pile-forced-pair``: :meth:`expand` then lists that pair
