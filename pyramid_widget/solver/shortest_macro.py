@@ -610,6 +610,8 @@ class Tables:
         """Scratch for :meth:`costs` (each call writes the slots it reads)."""
         self.stock_cache: dict[int, tuple[list[int], int, list[int]]] = {}
         """:meth:`stock_walk` per pyramid and stock (one mask: their slots never overlap)."""
+        self.rest_cache: dict[tuple[int, int], tuple[int, list[int]]] = {}
+        """:meth:`rest_walk` per pyramid and stock (one mask) and cards that may be exposed."""
         self.reach = PassReach(model)
         self.late_price = [0] * self.hi
         self.seen = [0] * self.hi
@@ -807,7 +809,11 @@ class Tables:
         if self.passes is not None and pno >= self.passes:
             return LOST
         pyr = board & PYRAMID_ALL
-        _, acc, at = self.walked(pyr, board >> lo << lo, info[1])
+        stock = board >> lo << lo
+        if self.top:  # the rest of this pass: a card no pyramid card may go with is a move
+            acc, at = self.rest_walk(pyr, stock, info[1], exposed)
+        else:  # every stock card costs its draw already
+            _, acc, at = self.walked(pyr, stock, info[1])
         at = at[:]
         needs, ranks, price, top = self.model.needs, self.rank, self.late_price, self.top
         lone = self.lone
@@ -861,6 +867,51 @@ class Tables:
             if best > worst:
                 worst = best
         return worst
+
+    def rest_walk(
+        self, pyr: int, stock: int, base: list[int], exposed: int
+    ) -> tuple[int, list[int]]:
+        """For :meth:`late`, where the stock top is available: the moves spent passing the
+        whole ``stock`` before the redeal and the excess table indices after it, where a
+        stock card none of whose pyramid partners is in ``exposed`` (every pyramid card that
+        may be uncovered before this pass ends) costs a move and none of the allowance
+        (rule ``bound-rest-of-pass``, see :func:`extra_bound`); cached per pyramid, stock
+        and ``exposed``.
+
+        >>> from pyramid_widget.engine.game import Game
+        >>> # the 5H (slot 20) cannot be uncovered before the redeal (the 4S its 9C needs
+        >>> # lies under a JD with no partner left), so the 8D of the stock, whose only
+        >>> # pyramid partner it is, leaves the stock by a move of its own; the AD may go
+        >>> # with the QH (the stock walk alone lets both pass within the allowance)
+        >>> g = Game.from_position(
+        ...     "relaxed", pyramid=[None] * 20 + ["5H"] + [None] * 5 + ["QH", "9C"],
+        ...     stock=["AD", "8D"], wastes=[["8C", "4S", "JD"]])
+        >>> model = Model.from_game(g).for_shortest()
+        >>> tables, board, lo = Tables(model), model.root[0], model.root[1]
+        >>> pyr, stock = board & PYRAMID_ALL, board >> lo << lo
+        >>> _, _, (_, exposed, _) = tables.reach.late(board, lo, 1 << 20)
+        >>> base = tables.info(pyr)[1]
+        >>> tables.rest_walk(pyr, stock, base, exposed)[0], tables.walked(pyr, stock, base)[1]
+        (1, 0)
+        """
+        key = (pyr | stock, exposed)
+        hit = self.rest_cache.get(key)
+        if hit is not None:
+            return hit
+        ranks, needs, lone = self.rank, self.model.needs, self.lone
+        at = base[:]
+        acc = 0
+        for s in self.order(stock):
+            if not needs[s] & exposed and not lone >> s & 1:
+                acc += 1  # a draw, or a removal with a deck card: a move either way
+                continue
+            k = ranks[s]
+            i = at[k]
+            acc += STEP[i]
+            at[k] = i + 5
+            at[13 - k] += 1
+        hit = self.rest_cache[key] = (acc, at)
+        return hit
 
     @staticmethod
     def drawn(board: int, lo: int, alone: tuple[int, ...]) -> int:
@@ -1087,7 +1138,12 @@ def extra_bound(model: Model, board: int, lo: int, pno: int) -> int:
     relaxed game that lets every card go that could) goes with a deck partner ``d`` in a
     later pass; with no redeal left the position is lost. Else the line first runs out the
     stock (every stock card leaves it by a draw or a removal: priced as in the stock walk
-    above), redeals (one move) and, in the next pass, which deals the deck cards left in
+    above; where the stock top is available, a stock card none of whose pyramid partners
+    may be uncovered before this pass ends, by the same relaxed game, and that is no King
+    going alone costs a move and none of the allowance (rule ``bound-rest-of-pass``): it
+    leaves by a draw, or with the waste top, which is then a card that may leave in this
+    pass and so costs nothing in the next pass below; a move takes at most one stock card),
+    redeals (one move) and, in the next pass, which deals the deck cards left in
     their order, reaches ``d`` as above: each card before it costs a move unless played with
     a pyramid card within the allowance, and ``d`` its own draw where the stock top is not
     available; played later still, ``d`` costs no less. A card before ``d`` that could

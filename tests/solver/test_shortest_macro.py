@@ -334,6 +334,56 @@ def test_counted_waste_partners_never_exceed_the_fewest_moves(name: str) -> None
     assert _late_walks(name, [DIG_SEEDS[name][i] for i in picked], 12) >= 1
 
 
+REST_SEEDS = (9, 19, 67, 74, 96, 114, 117, 126, 244, 273)
+"""Seeds of :func:`_multi_pass_position` whose 12-move walk under ``relaxed`` meets
+positions where rule ``bound-rest-of-pass`` raises the bound (a scan of seeds 0-299: 22
+positions on these ten, each at most the plain search's fewest moves and 16 of them equal
+to it; with one move more charged on the walk, 61 of 110 raised positions exceeded it)."""
+
+
+@pytest.mark.parametrize("wrong", [False, True], ids=["as-built", "one-move-more"])
+def test_the_rest_of_the_pass_never_exceeds_the_fewest_moves(
+    wrong: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a card is late, a stock card no pyramid card may go with before the redeal
+    costs a move (``Tables.rest_walk``): wherever that raises the bound it stays at most
+    the plain search's fewest moves; a walk made wrong on purpose, one move dearer, is seen
+    to exceed them."""
+    built = Tables.rest_walk
+
+    def plain(self: Tables, pyr: int, stock: int, base: list[int], exposed: int) -> Any:
+        _, acc, at = self.walked(pyr, stock, base)
+        return acc, at
+
+    def dearer(self: Tables, pyr: int, stock: int, base: list[int], exposed: int) -> Any:
+        acc, at = built(self, pyr, stock, base, exposed)
+        return acc + 1, at
+
+    def parts(game: Game) -> tuple[int, int]:
+        model = Model.from_game(game).for_shortest()
+        board, lo, _, _, pno, _ = model.root
+        monkeypatch.setattr(Tables, "rest_walk", plain)
+        before = Tables(model).bound(board, lo, pno)
+        monkeypatch.setattr(Tables, "rest_walk", dearer if wrong else built)
+        return before, Tables(model).bound(board, lo, pno)
+
+    picked = [REST_SEEDS[i] for i in seeds(range(len(REST_SEEDS)), quick=4)]
+    checked = exceeded = 0
+    for _seed, game, full in raised_positions(
+        RULES["relaxed"], picked, 12, parts, ("draw", "redeal"), 0.6
+    ):
+        checked += 1
+        truth = reference(game)
+        if full >= LOST:
+            exceeded += truth is not None
+        else:
+            exceeded += truth is None or full > truth
+    if wrong:
+        assert exceeded >= 1
+    else:
+        assert checked >= 4 and exceeded == 0
+
+
 def _late_walks(name: str, walk_seeds: list[int], steps: int) -> int:
     """Walk ``steps`` moves (mostly draws and redeals) from :func:`_multi_pass_position` of
     each seed, checking at every position where the late partners raise the bound that it

@@ -418,6 +418,15 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         (_S + "bounds.PassReach", _S + "shortest_macro.Tables.late"),
     ),
     PruningRule(
+        "bound-rest-of-pass",
+        "A* bound, with rule bound-late-partner: where a pyramid card is late, every card "
+        "left in the stock leaves it before the redeal, and one no pyramid card may go with "
+        "before this pass ends (the relaxed game of the late partners) leaves by a draw, with "
+        "the waste top or alone: a move of its own, taking none of the allowance.",
+        "Macro moves, sum-13 pairing, a pyramid-only win, the stock top available.",
+        (_S + "shortest_macro.Tables.rest_walk",),
+    ),
+    PruningRule(
         "bound-early-partner",
         "A* bound: a pyramid card whose every partner that could meet it is a deck card, "
         "whose cheapest partners all lie in the stock, and which lies under such a card with "
