@@ -30,7 +30,9 @@ from pyramid_widget.solver.prune.endgame import EmptyStock
 from pyramid_widget.solver.search import CHECK_EVERY, Budget, OutOfBudget, Result, lower_bound
 from pyramid_widget.solver.shortest_macro import OWN, STEP, Tables
 
-Digs = tuple[list[int], list[tuple[int, int]] | None, dict[int, tuple[int, ...]]]
+Digs = tuple[
+    list[int], list[tuple[int, int]] | None, dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]
+]
 """:meth:`PileDig.tables`' answer."""
 
 LOST = 1 << 20
@@ -494,7 +496,12 @@ class MoveBound:
     Where :class:`PileDig` applies, the draws and those further moves are also counted
     together (rule ``bound-dig-or-deal``, :meth:`PileDig.joint`): a partner deep in a pile
     costs moves and one late in the stock costs draws, so a card whose partners lie only
-    there costs one or the other, which neither count sees alone.
+    there costs one or the other, which neither count sees alone. And a pile card under
+    cards that no pyramid card can take costs ``D`` plus those cards (rule
+    ``bound-dig-apart``, :meth:`PileDig.apart`): their moves take no pyramid card, and
+    every move ``D`` counts takes one (``egypt`` deals 74, 25, 103 and 185: 52,192,
+    91,945, 62,431 and 62,710 positions without it, 39,134, 73,223, 47,535 and 27,556
+    with it).
 
     Argument for ``D``: with ``M_c`` the pairs the removal bound allows class ``c`` and
     ``x_c`` the pairs a line makes with no cell move, the line spends ``sum(M_c - x_c)``
@@ -664,7 +671,8 @@ class PileDig:
         the excess-table index per rank before any deck card is passed, the requirements
         ``(e, slots)`` (the ``e``-th cheapest of the deck cards ``slots`` must be played;
         :meth:`~pyramid_widget.solver.shortest_macro.Tables.kept`), ``None`` when one can
-        never be met, and the dig costs per pile met so far (:meth:`walk` fills it)."""
+        never be met, the dig costs per pile met so far and the same raised by rule
+        ``bound-dig-apart`` per pile and ``D`` (:meth:`walk` fills both)."""
         key = (placed, parked)
         hit = self.cache.get(key)
         if hit is not None:
@@ -695,16 +703,19 @@ class PileDig:
             mates = needs[low.bit_length() - 1]
             if not mates & both:
                 wanted.append((1, mates & deck))
-        hit = self.cache[key] = (base, Tables.kept(wanted), {})
+        hit = self.cache[key] = (base, Tables.kept(wanted), {}, {})
         return hit
 
-    def extra(self, state: State) -> int:
+    def extra(self, state: State, floor: int = 0) -> int:
         """The bound's value for ``state`` (0 while a redeal is left; :data:`LOST` when a
-        requirement cannot be met)."""
+        requirement cannot be met); ``floor``: :class:`MoveBound`'s ``D`` for the
+        position, which rule ``bound-dig-apart`` adds to the pile cards no pyramid card can
+        take above a card (see :meth:`apart`)."""
         board, lo, piles, cells, pno = state[0], state[1], state[2], state[3], state[4]
         if self.passes is None or pno < self.passes:
             return 0
-        base, kept, rows = self.tables(board & PYRAMID_ALL, cells & PYRAMID_ALL)
+        digs = self.tables(board & PYRAMID_ALL, cells & PYRAMID_ALL)
+        kept = digs[1]
         if kept is None:
             return LOST
         if not kept:
@@ -718,7 +729,8 @@ class PileDig:
         targets = 0
         for _, live in todo:
             targets |= live
-        return _dearest(self.walk(board, lo, piles, targets, base, rows), todo)
+        costs = self.walk(board, lo, piles, targets, digs, floor, cells & PYRAMID_ALL)
+        return _dearest(costs, todo)
 
     @staticmethod
     def dug(kept: list[tuple[int, int]], alive: int, free: int) -> list[tuple[int, int]] | None:
@@ -743,28 +755,80 @@ class PileDig:
         lo: int,
         piles: object,
         targets: int,
-        base: list[int],
-        rows: dict[int, tuple[int, ...]],
+        digs: Digs,
+        floor: int = 0,
+        parked: int = 0,
     ) -> list[int]:
         """The scratch list of costs, written for the pile cards of ``targets``, read from
-        ``rows`` (:meth:`tables`' third part), each pile's :meth:`row` kept there: the cost
-        of a pile card depends only on the pile and the pyramid cards, and ``egypt`` deal 43
-        walked 129,552 piles of only 21,501 distinct ones per pyramid."""
+        ``digs`` (:meth:`tables`' answer for the position), each pile's :meth:`row` kept
+        there: the cost of a pile card depends only on the pile and the pyramid cards, and
+        ``egypt`` deal 43 walked 129,552 piles of only 21,501 distinct ones per pyramid.
+        With ``floor`` (``D``, from 1), each cost is at least ``floor`` plus the pile
+        cards above the card that no pyramid card can take (rule ``bound-dig-apart``,
+        :meth:`apart`; ``parked``: the pyramid cards in the cell), kept per pile and
+        ``floor`` too."""
         costs = self.costs
+        base, rows, lifted = digs[0], digs[2], digs[3]
         for pile in (
             piles if isinstance(piles, tuple) else (board & ~PYRAMID_ALL & ((1 << lo) - 1),)
         ):
             wanted = pile & targets
             if not wanted:
                 continue
-            row = rows.get(pile)
-            if row is None:
-                row = rows[pile] = self.row(pile, base)
+            if floor:
+                key = pile << 6 | floor  # (D is at most 14: the pairs of 28 cards)
+                row = lifted.get(key)
+                if row is None:
+                    row = rows.get(pile)
+                    if row is None:
+                        row = rows[pile] = self.row(pile, base)
+                    apart = self.apart(pile, board & PYRAMID_ALL | parked)
+                    row = lifted[key] = tuple(
+                        c if c > floor + a else floor + a for c, a in zip(row, apart, strict=True)
+                    )
+            else:
+                row = rows.get(pile)
+                if row is None:
+                    row = rows[pile] = self.row(pile, base)
             while wanted:
                 low = wanted & -wanted
                 wanted ^= low
                 costs[low.bit_length() - 1] = row[(pile & (low - 1)).bit_count()]
         return costs
+
+    def apart(self, pile: int, both: int) -> tuple[int, ...]:
+        """For each card of ``pile``, bottom card first, how many cards above it no pyramid
+        card of ``both`` (the pyramid cards in place and in the cell) can take: Kings, and
+        cards none of whose partners is among them (rule ``bound-dig-apart``).
+
+        The argument. Before a pile card ``d`` is played, every card above it leaves its
+        pile, each in a move of its own (see the class). A card that no pyramid card can
+        take, now or later (pyramid cards only leave), leaves alone as a King, with a deck
+        card, or into the cell: a move that takes no pyramid card and is no draw. Every
+        move that :class:`MoveBound`'s removal count and ``D`` count takes a pyramid card
+        (its removal, or its step into the cell), so a line that plays ``d`` spends at
+        least ``D`` plus this many moves beyond the removals and the draws:
+        :meth:`walk` raises ``d``'s cost to that where it is more.
+
+        >>> from pyramid_widget.engine.game import Game
+        >>> g = Game.from_position("egypt", pyramid=[None] * 27 + ["5H"],
+        ...                        wastes=[["8C", "KS", "8D", "JC"]])
+        >>> dig = PileDig(Model.from_game(g))
+        >>> # the KS and the JC: no pyramid card takes them (the 5H takes the 8D)
+        >>> dig.apart(dig.model.root[2][0], 1 << 27)
+        (2, 1, 1, 0)
+        """
+        partners = self.model.partners
+        out = []
+        rest = pile
+        count = 0
+        while rest:  # from the top down
+            s = rest.bit_length() - 1
+            rest ^= 1 << s
+            out.append(count)
+            if not partners[s] & both:
+                count += 1
+        return tuple(reversed(out))
 
     def row(self, pile: int, base: list[int]) -> tuple[int, ...]:
         """The dig cost of each card of ``pile``, bottom card first, the pile walked from
@@ -836,9 +900,10 @@ class PileDig:
             return floor
         stock = board >> lo << lo
         if not stock or not self.dealt:  # every figure is then the dig's or the floor
-            extra = self.extra(state)
+            extra = self.extra(state, floor)
             return extra if extra > floor else floor
-        base, kept, rows = self.tables(board & PYRAMID_ALL, cells & PYRAMID_ALL)
+        digs = self.tables(board & PYRAMID_ALL, cells & PYRAMID_ALL)
+        kept = digs[1]
         if kept is None:
             return LOST
         if not kept:
@@ -851,8 +916,8 @@ class PileDig:
         targets = 0
         for _, slots in kept:
             targets |= slots & alive
-        costs = self.walk(board, lo, piles, targets, base, rows)
-        worst = _dearest(costs, todo)  # :meth:`extra`'s answer
+        costs = self.walk(board, lo, piles, targets, digs, floor, cells & PYRAMID_ALL)
+        worst = _dearest(costs, todo)  # :meth:`extra`'s answer, with rule bound-dig-apart
         x = worst if worst > floor else floor
         # the joint figures, less ``dealt``: a pile card max(x, its dig), a stock card x
         # plus its draws beyond ``dealt``, a deck card in the cell x. A pile card keeps its

@@ -320,3 +320,82 @@ def test_pairs_that_rule_each_other_out_count_once() -> None:
     assert pyramid_moves(model, model.root, {}) == 3  # AD, and 4 cards in 2 pairs
     assert MoveBound(model).removals(model.root) == 4  # 4 cards in 1 pair + 2 alone... + AD
     assert reference(game) is None or MoveBound(model)(model.root) <= (reference(game) or 0)
+
+
+def apart_position(rules: RuleSet, seed: int) -> Game:
+    """The top three rows of a pyramid (six cards), most often with two pairs of two rank
+    classes that rule each other out (the card under each pair's upper card must go before
+    the other pair's upper card is uncovered, so ``D`` counts one); the partners of some
+    pyramid cards in the waste piles under one or two cards that no pyramid card takes
+    (Kings, or ranks none of the six pairs), a short stock, and under a cell rule set
+    sometimes a card in the cell."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    pyramid: list[int | None] = [None] * 28
+
+    def take(wanted: int) -> int:
+        card = next(c for c in deck if rank(c) == wanted)
+        deck.remove(card)
+        return card
+
+    if rng.random() < 0.8:  # slots 3 and 4 cover 1, slots 4 and 5 cover 2
+        a, b = rng.sample(range(1, 7), 2)
+        a, b = (a, 13 - a)[:: rng.choice((1, -1))], (b, 13 - b)[:: rng.choice((1, -1))]
+        pyramid[1], pyramid[5] = take(a[0]), take(a[1])  # 1 meets 5 once 3 is gone
+        pyramid[2], pyramid[3] = take(b[0]), take(b[1])  # 2 meets 3 once 5 is gone
+    for pos in range(6):
+        if pyramid[pos] is None:
+            pyramid[pos] = deck.pop()
+    placed = [c for c in pyramid if c is not None]
+    wastes: list[list[int]] = [[] for _ in range(rules.waste_piles)]
+    for card in placed:
+        mates = [c for c in deck if rules.pairs(card, c)]
+        if not mates or rng.random() < 0.3:
+            continue
+        deck.remove(mates[0])
+        pile = wastes[rng.randrange(len(wastes))]
+        pile.append(mates[0])
+        for _ in range(rng.randint(1, 2)):  # over it: cards no pyramid card takes
+            apart = [c for c in deck if not any(rules.pairs(p, c) for p in placed)]
+            if apart:
+                deck.remove(apart[0])
+                pile.append(apart[0])
+    stock = [deck.pop() for _ in range(rng.randint(0, 3))]
+    return with_cell(rules, rng, deck, pyramid, stock, wastes, rules.passes or 1)
+
+
+def test_cards_no_pyramid_card_takes_add_to_d(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule ``bound-dig-apart`` (:meth:`PileDig.apart`): with pairs of one class covering each
+    other in the pyramid (``D``) and partners under pile cards no pyramid card takes, the
+    whole bound never exceeds the plain search's fewest moves, on the position and a few
+    random moves on. The rule must raise the bound on enough positions and be exact on
+    some, the same rule one move dearer must exceed the fewest moves on some, and the shortest line found
+    from each position must have the plain search's length. (Under the rule sets without
+    a cell the crossed pairs leave these positions lost nearly always.)"""
+    name = "egypt"
+    rules = RULES[name]
+    real = PileDig.apart
+    checked = raised = exact = over = 0
+    for seed, step, game, truth in won_walks(apart_position, rules, range(300), 100):
+        model = Model.from_game(game).for_shortest()
+        whole = MoveBound(model)(model.root)
+        assert whole <= truth, (name, seed, step, str(game))
+        with monkeypatch.context() as patch:  # the bound without the rule
+            patch.setattr(PileDig, "apart", lambda _, pile, __: (0,) * pile.bit_count())
+            without = MoveBound(model)(model.root)
+            patch.setattr(  # and one move dearer wherever it counts a card: unsound
+                PileDig,
+                "apart",
+                lambda dig, pile, both: tuple(a + 1 for a in real(dig, pile, both)),
+            )
+            dearer = MoveBound(model)(model.root)
+        assert without <= whole <= dearer
+        over += dearer > truth
+        checked += 1
+        raised += whole > without
+        exact += whole > without and whole == truth
+        if step == 0:
+            assert len(solve(game, shortest=True).moves) == truth, (name, seed)
+    assert checked >= 40 and raised >= 10 and exact >= 5, (checked, raised, exact)
+    assert over >= 5, over  # the check can fail

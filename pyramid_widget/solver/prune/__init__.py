@@ -461,6 +461,18 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "waste pair or overlap discards); the draws only where no stock card is available.",
         (_S + "shortest_moves.PileDig.joint",),
     ),
+    PruningRule(
+        "bound-dig-apart",
+        "A* bound of the move-by-move search: the pile cards above a deck card that no "
+        "pyramid card in play can take (Kings, and cards none of whose partners is in the "
+        "pyramid or the cell) each leave by a move that takes no pyramid card and is no draw, "
+        "so a line that plays that deck card spends D (the pairs the rank classes make apart "
+        "beyond one clearing order, all of them moves that take a pyramid card) plus those "
+        "moves beyond the removals and the draws.",
+        "As rule bound-dig's digging (sum-13 pairing, a pyramid-only win, no redeal left, no "
+        "waste pair or overlap discards).",
+        (_S + "shortest_moves.PileDig.apart",),
+    ),
 )
 """Every pruning rule of the solver, by stable id (see the module docstring)."""
 
