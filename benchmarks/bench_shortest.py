@@ -270,7 +270,9 @@ def results_file(folder: Path, rules: str) -> Path:
 
 
 def save_results(path: Path, meta: dict[str, Any], result: dict[str, Any]) -> None:
-    """Write one preset's run: ``meta`` (with the peak memory added), then a line a deal."""
+    """Write one preset's run: ``meta`` (with the peak memory added), then a line a deal
+    (the folder is made if it is missing: a run of minutes is not lost at its end)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     lines = [json.dumps({**meta, "peak_mb": round(result["peak_mb"], 1)})]
     lines += [json.dumps(record) for record in result["records"]]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

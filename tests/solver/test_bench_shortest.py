@@ -76,7 +76,7 @@ def test_a_kept_run_reads_back_as_it_was_written(tmp_path: Path) -> None:
     bench = load_bench()
     records = [record(0, "winnable", "winnable", 0.25), record(1, "unknown", "winnable", 60.0)]
     meta = {"rules": "egypt", "commit": "abc1234", "load_before": "0.10, 0.20, 0.30"}
-    path = tmp_path / "bench_shortest_egypt.jsonl"
+    path = tmp_path / "not yet made" / "bench_shortest_egypt.jsonl"
     bench.save_results(path, meta, {"records": records, "peak_mb": 812.34})
     read_meta, run = bench.load_results(path)
     assert read_meta == {**meta, "peak_mb": 812.3} and run["records"] == records
