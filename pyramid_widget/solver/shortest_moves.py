@@ -775,21 +775,18 @@ class PileDig:
             wanted = pile & targets
             if not wanted:
                 continue
+            row = rows.get(pile)
+            if row is None:
+                row = rows[pile] = self.row(pile, base)
             if floor:
                 key = pile << 6 | floor  # (D is at most 14: the pairs of 28 cards)
-                row = lifted.get(key)
-                if row is None:
-                    row = rows.get(pile)
-                    if row is None:
-                        row = rows[pile] = self.row(pile, base)
+                raised = lifted.get(key)
+                if raised is None:
                     apart = self.apart(pile, board & PYRAMID_ALL | parked)
-                    row = lifted[key] = tuple(
+                    raised = lifted[key] = tuple(
                         c if c > floor + a else floor + a for c, a in zip(row, apart, strict=True)
                     )
-            else:
-                row = rows.get(pile)
-                if row is None:
-                    row = rows[pile] = self.row(pile, base)
+                row = raised
             while wanted:
                 low = wanted & -wanted
                 wanted ^= low

@@ -366,13 +366,14 @@ def apart_position(rules: RuleSet, seed: int) -> Game:
 
 
 def test_cards_no_pyramid_card_takes_add_to_d(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rule ``bound-dig-apart`` (:meth:`PileDig.apart`): with pairs of one class covering each
-    other in the pyramid (``D``) and partners under pile cards no pyramid card takes, the
-    whole bound never exceeds the plain search's fewest moves, on the position and a few
-    random moves on. The rule must raise the bound on enough positions and be exact on
-    some, the same rule one move dearer must exceed the fewest moves on some, and the shortest line found
-    from each position must have the plain search's length. (Under the rule sets without
-    a cell the crossed pairs leave these positions lost nearly always.)"""
+    """Rule ``bound-dig-apart`` (:meth:`PileDig.apart`): with pairs of two rank classes
+    ruling each other out in the pyramid (so ``D`` counts) and partners under pile cards no
+    pyramid card takes, the whole bound never exceeds the plain search's fewest moves, on
+    the position and a few random moves on. The rule must raise the bound on enough
+    positions and be exact on some, the same rule one move dearer must exceed the fewest
+    moves on some, and the shortest line found from each position must have the plain
+    search's length. (Under the rule sets without a cell the crossed pairs leave these
+    positions lost nearly always.)"""
     name = "egypt"
     rules = RULES[name]
     real = PileDig.apart
@@ -384,7 +385,7 @@ def test_cards_no_pyramid_card_takes_add_to_d(monkeypatch: pytest.MonkeyPatch) -
         with monkeypatch.context() as patch:  # the bound without the rule
             patch.setattr(PileDig, "apart", lambda _, pile, __: (0,) * pile.bit_count())
             without = MoveBound(model)(model.root)
-            patch.setattr(  # and one move dearer wherever it counts a card: unsound
+            patch.setattr(  # and D plus those cards one move dearer: unsound
                 PileDig,
                 "apart",
                 lambda dig, pile, both: tuple(a + 1 for a in real(dig, pile, both)),
