@@ -18,12 +18,14 @@ from pyramid_widget.solver.model import (
     PAIR,
     PYRAMID_ALL,
     REDEAL,
+    UNCOVERED,
     Model,
     State,
+    uncovered,
 )
 from pyramid_widget.solver.moves import expand
 from pyramid_widget.solver.prune.piles import PileCheck, applies
-from pyramid_widget.solver.prune.relax import FreeStock
+from pyramid_widget.solver.prune.relax import BLOCKED, EMPTY, FreeStock
 from tests.solver.test_exhaustive import reference
 from tests.support.tier import seeds
 
@@ -364,3 +366,53 @@ def test_focused_moves_are_the_whole_list_filtered() -> None:
                 forced += len(whole) == 1 and whole[0][0][0] == PAIR
                 game.play(rng.choice(list(game.legal_moves)))
     assert compared > 2000 and forced > 5, (compared, forced)
+
+
+class _Counted(FreeStock):
+    """:class:`FreeStock`, counting the positions where its saturation shortcut takes a
+    card with a pyramid card in the cell or the cell empty."""
+
+    def __init__(self, model: Model) -> None:
+        super().__init__(model)
+        self.shortcuts = {"empty": 0, "parked": 0}
+
+    def _try(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
+        if cell != BLOCKED and self._saturated(
+            pyr | (1 << cell if 0 <= cell < 28 else 0), left, uncovered(pyr, UNCOVERED)
+        ):
+            self.shortcuts["empty" if cell == EMPTY else "parked"] += 1
+        return super()._try(pyr, left, cell)
+
+
+def test_the_saturation_shortcut_with_a_cell_changes_no_answer() -> None:
+    # Rule pile-free-stock's game takes an uncovered card of a saturated rank class with a
+    # deck card at once, with the cell empty or holding a card too (the parked pyramid
+    # card counted in its class). That must answer exactly as the game trying every move
+    # does, on random pyramids, decks and cells; some of them must be won and some lost,
+    # and the shortcut must fire with the cell empty and with a card in it.
+    rng = random.Random(20261208)
+    answers = {True: 0, False: 0}
+    fast_total = {"empty": 0, "parked": 0}
+    for seed in seeds(range(400), quick=120):
+        model = Model.from_game(Game("egypt", deal=seed))
+        fast, plain = _Counted(model), FreeStock(model)
+        plain.saturating = False  # every move tried
+        for _ in range(3):
+            pyr = sum(1 << s for s in range(10, 28) if rng.random() < 0.45)
+            deck_slots = [s for s in range(28, len(model.cards)) if rng.random() < 0.6]
+            parked = 0
+            if rng.random() < 0.5 and pyr:
+                pick = rng.choice([s for s in range(10, 28) if pyr >> s & 1])
+                pyr &= ~(1 << pick)
+                parked = 1 << pick
+            elif rng.random() < 0.3 and deck_slots:
+                parked = 1 << deck_slots.pop()
+            board = pyr | sum(1 << s for s in deck_slots)
+            usable = rng.random() < 0.8
+            expected = plain.wins(board, parked, usable)
+            assert fast.wins(board, parked, usable) is expected, (seed, board, parked, usable)
+            answers[expected] += 1
+        for kind, count in fast.shortcuts.items():
+            fast_total[kind] += count
+    assert min(answers.values()) >= 20, answers
+    assert min(fast_total.values()) >= 20, fast_total

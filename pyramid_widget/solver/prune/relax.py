@@ -73,16 +73,21 @@ class FreeStock:
     only when it is empty, and then the relaxed cell is empty too); other moves between deck
     cards only use deck cards up and are left out. So a real win gives a relaxed win.
 
-    Without a usable cell, under sum-13 pairing, a rank class {r, 13 - r} is *saturated*
-    when the free deck holds a partner for every pyramid card of the class (at least as many
-    cards of rank ``13 - r`` as pyramid cards of rank ``r``, and the other way round). An
-    uncovered card of a saturated class is then removed with a deck card at once, with no
-    other choice tried. Soundness: take a winning line; do that removal first and then the
-    line, except that the card's own removal is dropped and, if the line paired it with a
-    pyramid card ``q``, ``q`` takes a deck card instead. The line used at most
+    Under sum-13 pairing, a rank class {r, 13 - r} is *saturated* when the free deck holds
+    a partner for every pyramid card of the class, a pyramid card in the cell included (at
+    least as many cards of rank ``13 - r`` as such cards of rank ``r``, and the other way
+    round). An uncovered card of a saturated class is then removed with a deck card at
+    once, with no other choice tried. Soundness: take a winning line; do that removal first
+    and then the line, except that the card's own moves are dropped (its removal, and its
+    step into the cell and out: the cell is then empty where the line had it full, so every
+    later step into it is still legal) and, if the line paired it with a pyramid card
+    ``q``, ``q`` takes a deck card instead (a ``q`` in the cell too, which is why a card
+    there counts only where the cell pairs with deck cards). The line used at most
     ``#pyramid(13 - r) - 1`` deck cards of rank ``r`` elsewhere and at most
     ``#pyramid(r) - 1`` of rank ``13 - r`` for the others, so both deck cards exist, and an
-    earlier removal only uncovers cards sooner.
+    earlier removal only uncovers cards sooner. With the cell empty or holding a card this
+    halved the calls of its search on ``egypt`` deal 22 (287,767 to 139,103), with the same
+    answers; before, the shortcut was taken only with no usable cell.
     """
 
     def __init__(self, model: Model) -> None:
@@ -156,7 +161,8 @@ class FreeStock:
         return False
 
     def _saturated(self, pyr: int, left: tuple[int, ...], unc: int) -> int:
-        """An uncovered card of a saturated rank class (see the class docs), or 0."""
+        """An uncovered card of ``unc`` in a saturated rank class (see the class docs), or
+        0; ``pyr``: the pyramid cards, with a pyramid card in the cell."""
         rm = self.model.rank_masks
         rest = unc
         while rest:
@@ -175,8 +181,8 @@ class FreeStock:
         """Moves of each uncovered pyramid card."""
         partners = self.model.partners
         unc = uncovered(pyr, UNCOVERED)
-        if self.saturating and cell == BLOCKED:
-            low = self._saturated(pyr, left, unc)
+        if self.saturating and (cell < 0 or self.cd):  # rule free-stock-saturated
+            low = self._saturated(pyr | (1 << cell if 0 <= cell < SIZE else 0), left, unc)
             if low:
                 r = self.ranks[low.bit_length() - 1]
                 return self._clear(pyr & ~low, _less(left, 13 - r), cell)
