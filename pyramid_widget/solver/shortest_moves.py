@@ -947,6 +947,8 @@ def _dearest(costs: list[int], todo: list[tuple[int, int]], floor: int = 0, aliv
     5
     >>> _dearest([5, 1, 3, 9], [(1, 0b0101)], floor=4), _dearest([5, 1], [(3, 0b11)])
     (4, 1048576)
+    >>> _dearest([5, 1, 3, 9], [(2, 0b0110)]), _dearest([5, 1, 3, 9], [(3, 0b1110)])  # 1 3; 1 3 9
+    (3, 9)
     """
     worst = floor
     for e, slots in todo:
@@ -962,8 +964,19 @@ def _dearest(costs: list[int], todo: list[tuple[int, int]], floor: int = 0, aliv
                     if c <= worst:  # this one cannot raise the answer
                         break
         else:
-            live = sorted(costs[s] for s in slots_of(slots))
-            c = live[e - 1] if len(live) >= e else LOST
+            n = slots.bit_count()
+            if n < e:
+                c = LOST
+            elif n == e:  # every one of them is played: the dearest (most of these calls)
+                c = 0
+                while slots:
+                    low = slots & -slots
+                    slots ^= low
+                    here = costs[low.bit_length() - 1]
+                    if here > c:
+                        c = here
+            else:
+                c = sorted([costs[s] for s in slots_of(slots)])[e - 1]
         if c > worst:
             worst = c
     return worst
