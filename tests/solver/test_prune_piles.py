@@ -18,10 +18,8 @@ from pyramid_widget.solver.model import (
     PAIR,
     PYRAMID_ALL,
     REDEAL,
-    UNCOVERED,
     Model,
     State,
-    uncovered,
 )
 from pyramid_widget.solver.moves import expand
 from pyramid_widget.solver.prune.piles import PileCheck, applies
@@ -370,18 +368,23 @@ def test_focused_moves_are_the_whole_list_filtered() -> None:
 
 class _Counted(FreeStock):
     """:class:`FreeStock`, counting the positions where its saturation shortcut takes a
-    card with a pyramid card in the cell or the cell empty."""
+    card with a card in the cell or the cell empty (``_try`` asks ``_saturated`` first
+    thing, before it recurses, so the cell it was called with is the one in play)."""
 
     def __init__(self, model: Model) -> None:
         super().__init__(model)
         self.shortcuts = {"empty": 0, "parked": 0}
+        self._cell = BLOCKED
 
     def _try(self, pyr: int, left: tuple[int, ...], cell: int) -> bool:
-        if cell != BLOCKED and self._saturated(
-            pyr | (1 << cell if 0 <= cell < 28 else 0), left, uncovered(pyr, UNCOVERED)
-        ):
-            self.shortcuts["empty" if cell == EMPTY else "parked"] += 1
+        self._cell = cell
         return super()._try(pyr, left, cell)
+
+    def _saturated(self, pyr: int, left: tuple[int, ...], unc: int) -> int:
+        low = super()._saturated(pyr, left, unc)
+        if low and self._cell != BLOCKED:
+            self.shortcuts["empty" if self._cell == EMPTY else "parked"] += 1
+        return low
 
 
 def test_the_saturation_shortcut_with_a_cell_changes_no_answer() -> None:
