@@ -97,8 +97,8 @@ PRUNING_RULES: tuple[PruningRule, ...] = (
         "free-stock-saturated",
         "In the free-stock game a card of a rank class whose deck holds a partner for every "
         "pyramid card of the class is removed with a deck card at once.",
-        "Sum-13 pairing, pyramid cards may pair with deck cards; with a pyramid card in the "
-        "cell, it may pair with deck cards too and counts in its class.",
+        "Sum-13 pairing, pyramid cards may pair with deck cards; with a card in the cell, "
+        "the cell may pair with deck cards too, and a pyramid card there counts in its class.",
         (_S + "prune.relax.FreeStock._saturated",),
     ),
     PruningRule(
